@@ -1,0 +1,20 @@
+package dev.cpx.api;
+
+/** A copy that is running in the background: watch it, cancel it, wait for it. */
+public interface CopyJob {
+
+    /** Counters of the copy so far; cheap enough to call ten times a second. */
+    Progress progress();
+
+    /**
+     * Stops starting new files. Files in flight are abandoned cleanly: a file being created stays under
+     * its temporary name, never under its final name. Idempotent.
+     */
+    void cancel();
+
+    /** Whether {@link #cancel()} was called. */
+    boolean isCancelled();
+
+    /** Waits for the copy to finish (or to wind down after a cancel) and returns its totals. */
+    CopySummary await() throws InterruptedException;
+}

@@ -1,0 +1,192 @@
+package dev.cpx.api;
+
+import dev.cpx.spi.SparseMode;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Everything that shapes one copy, immutable. Build with {@link #builder()}; the defaults are GNU
+ * cp's defaults (no recursion, nothing preserved beyond the umask-masked mode, {@code --reflink=auto},
+ * {@code --sparse=auto}).
+ *
+ * @param recursive {@code -r}: copy directories and their contents
+ * @param dereference which symbolic links are followed; null means GNU's default for {@code recursive}
+ * @param preserve attributes kept ({@code -p}, {@code --preserve}, {@code -a})
+ * @param overwrite what to do with existing destination files
+ * @param update {@code -u}: replace a destination only when the source is newer
+ * @param force {@code -f}: remove a destination that cannot be opened, then retry
+ * @param removeDestination remove each existing destination before copying onto it
+ * @param backup backup of replaced destinations
+ * @param backupSuffix suffix of simple backups
+ * @param mode what to make for non-directories (copy, hard link, symbolic link, attributes only)
+ * @param target how the destination operand is read ({@code -t}, {@code -T})
+ * @param parents {@code --parents}: append the source's path to the target directory
+ * @param oneFileSystem {@code -x}: do not descend into other file systems
+ * @param sparse hole handling
+ * @param reflink extent sharing
+ * @param copyContents {@code --copy-contents}: read special files as data when recursive
+ * @param engine engine id, or {@code auto}
+ * @param jobs worker threads (at least 1)
+ * @param excludes glob patterns of entries not to copy
+ * @param resume skip complete destination files and continue partial ones
+ * @param verify read back and compare each copied file
+ * @param dryRun report what would be done, touch nothing
+ * @param fsync make data and directories durable before returning
+ */
+public record CopyOptions(
+        boolean recursive,
+        Dereference dereference,
+        Set<Attribute> preserve,
+        OverwritePolicy overwrite,
+        boolean update,
+        boolean force,
+        boolean removeDestination,
+        BackupMode backup,
+        String backupSuffix,
+        CopyMode mode,
+        TargetMode target,
+        boolean parents,
+        boolean oneFileSystem,
+        SparseMode sparse,
+        ReflinkMode reflink,
+        boolean copyContents,
+        String engine,
+        int jobs,
+        List<String> excludes,
+        boolean resume,
+        boolean verify,
+        boolean dryRun,
+        boolean fsync) {
+
+    /** The engine id that picks the best available engine. */
+    public static final String AUTO_ENGINE = "auto";
+
+    public CopyOptions {
+        preserve = preserve.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(preserve));
+        Objects.requireNonNull(overwrite, "overwrite");
+        Objects.requireNonNull(backup, "backup");
+        Objects.requireNonNull(backupSuffix, "backupSuffix");
+        Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(target, "target");
+        Objects.requireNonNull(sparse, "sparse");
+        Objects.requireNonNull(reflink, "reflink");
+        Objects.requireNonNull(engine, "engine");
+        excludes = List.copyOf(excludes);
+        if (jobs < 1) {
+            throw new IllegalArgumentException("jobs must be at least 1: " + jobs);
+        }
+    }
+
+    /** The dereference mode in effect: the explicit one, else {@code -P} when recursive and {@code -L} otherwise (GNU). */
+    public Dereference effectiveDereference() {
+        if (dereference != null) {
+            return dereference;
+        }
+        return recursive ? Dereference.NEVER : Dereference.ALWAYS;
+    }
+
+    public boolean preserves(Attribute attribute) {
+        return preserve.contains(attribute);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from these options. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.recursive = recursive;
+        b.dereference = dereference;
+        b.preserve = preserve.isEmpty() ? EnumSet.noneOf(Attribute.class) : EnumSet.copyOf(preserve);
+        b.overwrite = overwrite;
+        b.update = update;
+        b.force = force;
+        b.removeDestination = removeDestination;
+        b.backup = backup;
+        b.backupSuffix = backupSuffix;
+        b.mode = mode;
+        b.target = target;
+        b.parents = parents;
+        b.oneFileSystem = oneFileSystem;
+        b.sparse = sparse;
+        b.reflink = reflink;
+        b.copyContents = copyContents;
+        b.engine = engine;
+        b.jobs = jobs;
+        b.excludes = excludes;
+        b.resume = resume;
+        b.verify = verify;
+        b.dryRun = dryRun;
+        b.fsync = fsync;
+        return b;
+    }
+
+    /** Default number of workers: see README ("Choosing -j") for the measurements behind it. */
+    public static int defaultJobs() {
+        return Math.max(4, Runtime.getRuntime().availableProcessors() * 2);
+    }
+
+    /** Mutable builder of {@link CopyOptions}. */
+    public static final class Builder {
+        private boolean recursive;
+        private Dereference dereference;
+        private EnumSet<Attribute> preserve = EnumSet.noneOf(Attribute.class);
+        private OverwritePolicy overwrite = OverwritePolicy.OVERWRITE;
+        private boolean update;
+        private boolean force;
+        private boolean removeDestination;
+        private BackupMode backup = BackupMode.NONE;
+        private String backupSuffix = "~";
+        private CopyMode mode = CopyMode.DATA;
+        private TargetMode target = TargetMode.AUTO;
+        private boolean parents;
+        private boolean oneFileSystem;
+        private SparseMode sparse = SparseMode.AUTO;
+        private ReflinkMode reflink = ReflinkMode.AUTO;
+        private boolean copyContents;
+        private String engine = AUTO_ENGINE;
+        private int jobs = defaultJobs();
+        private List<String> excludes = List.of();
+        private boolean resume;
+        private boolean verify;
+        private boolean dryRun;
+        private boolean fsync;
+
+        private Builder() {
+        }
+
+        public Builder recursive(boolean v) { recursive = v; return this; }
+        public Builder dereference(Dereference v) { dereference = v; return this; }
+        public Builder preserve(Set<Attribute> v) { preserve = v.isEmpty() ? EnumSet.noneOf(Attribute.class) : EnumSet.copyOf(v); return this; }
+        public Builder preserve(Attribute... v) { preserve.addAll(List.of(v)); return this; }
+        public Builder overwrite(OverwritePolicy v) { overwrite = v; return this; }
+        public Builder update(boolean v) { update = v; return this; }
+        public Builder force(boolean v) { force = v; return this; }
+        public Builder removeDestination(boolean v) { removeDestination = v; return this; }
+        public Builder backup(BackupMode v) { backup = v; return this; }
+        public Builder backupSuffix(String v) { backupSuffix = v; return this; }
+        public Builder mode(CopyMode v) { mode = v; return this; }
+        public Builder target(TargetMode v) { target = v; return this; }
+        public Builder parents(boolean v) { parents = v; return this; }
+        public Builder oneFileSystem(boolean v) { oneFileSystem = v; return this; }
+        public Builder sparse(SparseMode v) { sparse = v; return this; }
+        public Builder reflink(ReflinkMode v) { reflink = v; return this; }
+        public Builder copyContents(boolean v) { copyContents = v; return this; }
+        public Builder engine(String v) { engine = v; return this; }
+        public Builder jobs(int v) { jobs = v; return this; }
+        public Builder excludes(List<String> v) { excludes = v; return this; }
+        public Builder resume(boolean v) { resume = v; return this; }
+        public Builder verify(boolean v) { verify = v; return this; }
+        public Builder dryRun(boolean v) { dryRun = v; return this; }
+        public Builder fsync(boolean v) { fsync = v; return this; }
+
+        public CopyOptions build() {
+            return new CopyOptions(recursive, dereference, preserve, overwrite, update, force, removeDestination, backup,
+                    backupSuffix, mode, target, parents, oneFileSystem, sparse, reflink, copyContents, engine, jobs,
+                    excludes, resume, verify, dryRun, fsync);
+        }
+    }
+}

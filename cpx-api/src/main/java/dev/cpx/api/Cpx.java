@@ -1,0 +1,62 @@
+package dev.cpx.api;
+
+import dev.cpx.core.CopyRun;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The library entry point: copies files and trees as {@code cp} does, in parallel, with an engine
+ * chosen from the {@link EngineRegistry}.
+ *
+ * <pre>{@code
+ * CopySummary summary = Cpx.create().copy(List.of(Path.of("src")), Path.of("dst"),
+ *         CopyOptions.builder().recursive(true).build());
+ * }</pre>
+ */
+public final class Cpx {
+
+    private final EngineRegistry registry;
+
+    private Cpx(EngineRegistry registry) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+    }
+
+    /** A copier using the engines on the class path. */
+    public static Cpx create() {
+        return new Cpx(EngineRegistry.discover());
+    }
+
+    /** A copier using the engines of {@code registry} (e.g. one that also searched plugin directories). */
+    public static Cpx create(EngineRegistry registry) {
+        return new Cpx(registry);
+    }
+
+    public EngineRegistry engines() {
+        return registry;
+    }
+
+    /**
+     * Starts copying {@code sources} to {@code destination} in the background. Problems with single
+     * files or operands are reported to {@code listener} and counted, never thrown.
+     *
+     * @throws EngineRegistry.UnknownEngineException when the options name an engine that is missing or unavailable
+     */
+    public CopyJob start(List<Source> sources, Path destination, CopyOptions options, CopyListener listener)
+            throws EngineRegistry.UnknownEngineException {
+        var engine = registry.select(options.engine());
+        return CopyRun.start(sources, destination, options, engine, registry.extras().orElse(null), listener);
+    }
+
+    /** Copies and waits; see {@link #start}. */
+    public CopySummary copy(List<Path> sources, Path destination, CopyOptions options)
+            throws EngineRegistry.UnknownEngineException, InterruptedException {
+        return copy(sources, destination, options, CopyListener.NONE);
+    }
+
+    /** Copies and waits, telling {@code listener} about each entry; see {@link #start}. */
+    public CopySummary copy(List<Path> sources, Path destination, CopyOptions options, CopyListener listener)
+            throws EngineRegistry.UnknownEngineException, InterruptedException {
+        return start(sources.stream().map(Source::of).toList(), destination, options, listener).await();
+    }
+}

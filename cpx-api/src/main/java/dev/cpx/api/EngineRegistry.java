@@ -1,0 +1,213 @@
+package dev.cpx.api;
+
+import dev.cpx.spi.CopyEngine;
+import dev.cpx.spi.PosixExtras;
+import java.io.IOException;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.security.CodeSource;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
+import java.util.stream.Collectors;
+
+/**
+ * The engines found on the class path and in plugin directories. Discovery happens here and
+ * nowhere else: an explicit choice wins, duplicate ids are rejected loudly (the first found
+ * stays), a provider that fails to load is reported and skipped, and {@code auto} picks the
+ * available engine of highest priority.
+ */
+public final class EngineRegistry {
+
+    private final Map<String, CopyEngine> engines;
+    private final List<String> problems;
+    private final PosixExtras extras;
+
+    private EngineRegistry(Map<String, CopyEngine> engines, List<String> problems, PosixExtras extras) {
+        this.engines = engines;
+        this.problems = List.copyOf(problems);
+        this.extras = extras;
+    }
+
+    /** Engines on the class path only. */
+    public static EngineRegistry discover() {
+        return discover(List.of());
+    }
+
+    /**
+     * Engines on the class path and in the jars of {@code pluginDirs} (directories that do not exist
+     * are ignored; unreadable ones are reported).
+     */
+    public static EngineRegistry discover(List<Path> pluginDirs) {
+        List<String> problems = new ArrayList<>();
+        ClassLoader loader = pluginLoader(pluginDirs, problems);
+        Map<String, CopyEngine> found = new LinkedHashMap<>();
+        Map<String, String> origins = new LinkedHashMap<>();
+        var iterator = ServiceLoader.load(CopyEngine.class, loader).iterator();
+        while (true) {
+            CopyEngine engine;
+            try {
+                if (!iterator.hasNext()) {
+                    break;
+                }
+                engine = iterator.next();
+            } catch (ServiceConfigurationError | LinkageError e) {
+                problems.add("cannot load engine provider: " + describe(e));
+                continue;
+            }
+            String id;
+            try {
+                id = engine.id();
+            } catch (RuntimeException | LinkageError e) {
+                problems.add("cannot load engine provider " + engine.getClass().getName() + ": " + describe(e));
+                continue;
+            }
+            String origin = origin(engine.getClass());
+            if (found.containsKey(id)) {
+                problems.add("duplicate engine id '" + id + "' in " + origin + " (already provided by "
+                        + origins.get(id) + "); ignored");
+                continue;
+            }
+            if (id.equals(CopyOptions.AUTO_ENGINE)) {
+                problems.add("engine in " + origin + " uses the reserved id 'auto'; ignored");
+                continue;
+            }
+            found.put(id, engine);
+            origins.put(id, origin);
+        }
+        return new EngineRegistry(found, problems, loadExtras(loader, problems));
+    }
+
+    private static PosixExtras loadExtras(ClassLoader loader, List<String> problems) {
+        var iterator = ServiceLoader.load(PosixExtras.class, loader).iterator();
+        while (true) {
+            try {
+                if (!iterator.hasNext()) {
+                    return null;
+                }
+                PosixExtras extras = iterator.next();
+                if (extras.availability().available()) {
+                    return extras;
+                }
+            } catch (ServiceConfigurationError | LinkageError | RuntimeException e) {
+                problems.add("cannot load native support provider: " + describe(e));
+            }
+        }
+    }
+
+    private static ClassLoader pluginLoader(List<Path> dirs, List<String> problems) {
+        ClassLoader parent = EngineRegistry.class.getClassLoader();
+        List<URL> jars = new ArrayList<>();
+        for (Path dir : dirs) {
+            try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir, "*.jar")) {
+                List<Path> sorted = new ArrayList<>();
+                stream.forEach(sorted::add);
+                sorted.sort(Comparator.naturalOrder());
+                for (Path jar : sorted) {
+                    jars.add(jar.toUri().toURL());
+                }
+            } catch (NoSuchFileException e) {
+                // A plugin directory that does not exist holds no plugins.
+            } catch (IOException | RuntimeException e) {
+                problems.add("cannot read plugin directory " + ShellQuote.quote(dir) + ": " + describe(e));
+            }
+        }
+        return jars.isEmpty() ? parent : new URLClassLoader(jars.toArray(URL[]::new), parent);
+    }
+
+    private static String origin(Class<?> type) {
+        try {
+            CodeSource source = type.getProtectionDomain().getCodeSource();
+            if (source != null && source.getLocation() != null) {
+                return source.getLocation().getPath();
+            }
+        } catch (SecurityException e) {
+            // fall through
+        }
+        return type.getName();
+    }
+
+    private static String describe(Throwable e) {
+        Throwable cause = e;
+        while (cause.getCause() != null && cause.getCause() != cause) {
+            cause = cause.getCause();
+        }
+        String message = cause.getMessage();
+        String own = e.getMessage();
+        if (cause == e) {
+            return own == null ? e.getClass().getSimpleName() : own;
+        }
+        return (own == null ? e.getClass().getSimpleName() : own) + " (" + cause.getClass().getSimpleName()
+                + (message == null ? "" : ": " + message) + ")";
+    }
+
+    /** All engines found, available or not, by id. */
+    public List<CopyEngine> engines() {
+        return engines.values().stream().sorted(Comparator.comparing(CopyEngine::id)).collect(Collectors.toList());
+    }
+
+    /** Warnings from discovery: broken providers, duplicate ids, unreadable plugin directories. */
+    public List<String> problems() {
+        return problems;
+    }
+
+    /** Native file system support, when a provider of it is available. */
+    public Optional<PosixExtras> extras() {
+        return Optional.ofNullable(extras);
+    }
+
+    /** Ids of the engines that can run here, for messages. */
+    public List<String> availableIds() {
+        return engines().stream().filter(e -> safeAvailable(e)).map(CopyEngine::id).collect(Collectors.toList());
+    }
+
+    /**
+     * The engine for {@code id}: {@code auto} means the available engine with the highest priority.
+     *
+     * @throws UnknownEngineException when no such engine exists or it cannot run here
+     */
+    public CopyEngine select(String id) throws UnknownEngineException {
+        if (id == null || id.equals(CopyOptions.AUTO_ENGINE)) {
+            return engines.values().stream()
+                    .filter(EngineRegistry::safeAvailable)
+                    .max(Comparator.comparingInt(CopyEngine::priority))
+                    .orElseThrow(() -> new UnknownEngineException("no copy engine is available"
+                            + (engines.isEmpty() ? "" : " (found: " + String.join(", ", engines.keySet()) + ")")));
+        }
+        CopyEngine engine = engines.get(id);
+        if (engine == null) {
+            throw new UnknownEngineException("unknown engine '" + id + "'; available engines: "
+                    + String.join(", ", availableIds()));
+        }
+        var availability = engine.availability();
+        if (!availability.available()) {
+            throw new UnknownEngineException("engine '" + id + "' is not available here: " + availability.reason());
+        }
+        return engine;
+    }
+
+    private static boolean safeAvailable(CopyEngine engine) {
+        try {
+            return engine.availability().available();
+        } catch (RuntimeException | LinkageError e) {
+            return false;
+        }
+    }
+
+    /** No engine answers to the requested id, or it cannot run here. */
+    public static final class UnknownEngineException extends Exception {
+        public UnknownEngineException(String message) {
+            super(message);
+        }
+    }
+}

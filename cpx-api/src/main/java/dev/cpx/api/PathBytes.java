@@ -1,0 +1,172 @@
+package dev.cpx.api;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
+import java.nio.file.Path;
+
+/**
+ * File names are bytes on Linux. This class gets the exact bytes of a {@link Path} and makes a
+ * {@code Path} from exact bytes, so a name that is not valid UTF-8 never goes through a lossy
+ * {@code String}. It needs {@code --add-opens java.base/sun.nio.fs=ALL-UNNAMED}; without it,
+ * names that are valid in the platform encoding still work.
+ *
+ * <p>Strings that carry undecodable bytes use the "surrogate escape" convention (as Python's
+ * PEP 383): byte {@code b} ≥ 0x80 that is not part of valid UTF-8 is the lone surrogate
+ * {@code U+DC00 + b}. {@link #decode(byte[])} and {@link #encode(String)} convert both ways.
+ */
+public final class PathBytes {
+
+    private static final MethodHandle NEW_PATH;
+    private static final MethodHandle AS_BYTES;
+
+    static {
+        MethodHandle newPath = null;
+        MethodHandle asBytes = null;
+        try {
+            Class<?> unixPath = Class.forName("sun.nio.fs.UnixPath");
+            Class<?> unixFs = Class.forName("sun.nio.fs.UnixFileSystem");
+            var ctor = unixPath.getDeclaredConstructor(unixFs, byte[].class);
+            ctor.setAccessible(true);
+            var bytes = unixPath.getDeclaredMethod("asByteArray");
+            bytes.setAccessible(true);
+            newPath = MethodHandles.lookup().unreflectConstructor(ctor);
+            asBytes = MethodHandles.lookup().unreflect(bytes);
+            if (!unixFs.isInstance(FileSystems.getDefault())) {
+                newPath = null;
+                asBytes = null;
+            }
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            // Not on Linux/Unix, or sun.nio.fs is not opened: fall back to strings.
+        }
+        NEW_PATH = newPath;
+        AS_BYTES = asBytes;
+    }
+
+    private PathBytes() {
+    }
+
+    /** Whether exact byte access works in this JVM. */
+    public static boolean exact() {
+        return NEW_PATH != null;
+    }
+
+    /** The exact bytes of {@code path} as the kernel sees them. */
+    public static byte[] of(Path path) {
+        if (AS_BYTES != null && path.getFileSystem() == FileSystems.getDefault()) {
+            try {
+                return (byte[]) AS_BYTES.invoke(path);
+            } catch (Throwable e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        return encode(path.toString());
+    }
+
+    /** A path of the default file system with exactly these bytes. */
+    public static Path path(byte[] bytes) {
+        if (NEW_PATH != null) {
+            try {
+                // UnixPath normalizes (removes redundant slashes) only through its String constructor; do it here.
+                return (Path) NEW_PATH.invoke(FileSystems.getDefault(), normalize(bytes));
+            } catch (Throwable e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        return Path.of(decode(bytes));
+    }
+
+    /** A path from a string that may carry surrogate-escaped bytes (see the class comment). */
+    public static Path path(String s) {
+        return path(encode(s));
+    }
+
+    /** Bytes of a string, turning surrogate escapes back into the bytes they stand for. */
+    public static byte[] encode(String s) {
+        boolean escaped = false;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c >= 0xDC80 && c <= 0xDCFF && !(i > 0 && Character.isHighSurrogate(s.charAt(i - 1)))) {
+                escaped = true;
+                break;
+            }
+        }
+        if (!escaped) {
+            return s.getBytes(StandardCharsets.UTF_8);
+        }
+        ByteBuffer out = ByteBuffer.allocate(s.length() * 3);
+        int start = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c >= 0xDC80 && c <= 0xDCFF && !(i > 0 && Character.isHighSurrogate(s.charAt(i - 1)))) {
+                out.put(s.substring(start, i).getBytes(StandardCharsets.UTF_8));
+                out.put((byte) (c - 0xDC00));
+                start = i + 1;
+            }
+        }
+        out.put(s.substring(start).getBytes(StandardCharsets.UTF_8));
+        byte[] result = new byte[out.position()];
+        out.flip().get(result);
+        return result;
+    }
+
+    /** A string for these bytes: UTF-8 where valid, each other byte as a surrogate escape. */
+    public static String decode(byte[] bytes) {
+        try {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            return decodeEscaping(bytes);
+        }
+    }
+
+    private static String decodeEscaping(byte[] bytes) {
+        var decoder = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        CharBuffer out = CharBuffer.allocate(bytes.length * 2);
+        while (true) {
+            var result = decoder.decode(in, out, true);
+            if (result.isError()) {
+                for (int i = 0; i < result.length(); i++) {
+                    out.put((char) (0xDC00 + (in.get() & 0xFF)));
+                }
+            } else {
+                break;
+            }
+        }
+        decoder.flush(out);
+        return out.flip().toString();
+    }
+
+    private static byte[] normalize(byte[] bytes) {
+        int n = bytes.length;
+        int out = 0;
+        byte[] result = new byte[n];
+        for (int i = 0; i < n; i++) {
+            byte b = bytes[i];
+            if (b == '/' && out > 0 && result[out - 1] == '/') {
+                continue;
+            }
+            result[out++] = b;
+        }
+        if (out > 1 && result[out - 1] == '/') {
+            out--;
+        }
+        if (out == n) {
+            return bytes;
+        }
+        byte[] trimmed = new byte[out];
+        System.arraycopy(result, 0, trimmed, 0, out);
+        return trimmed;
+    }
+}

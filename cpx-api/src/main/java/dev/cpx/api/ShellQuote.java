@@ -1,0 +1,160 @@
+package dev.cpx.api;
+
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * Quotes file names the way GNU coreutils does in messages ({@code quoteaf}, gnulib's
+ * "shell-escape-always" style): {@code 'name'}; {@code "it's"} when the only trouble is a single
+ * quote; control characters and bytes that are not printable in the locale's character set as
+ * {@code $'\n'} or {@code $'\377'} escapes. Works on the name's bytes, so undecodable names print
+ * exactly as GNU cp prints them.
+ */
+public final class ShellQuote {
+
+    private static final boolean UTF8_LOCALE = utf8Locale();
+
+    private ShellQuote() {
+    }
+
+    /** Quotes the exact bytes of {@code path}. */
+    public static String quote(Path path) {
+        return quote(PathBytes.of(path));
+    }
+
+    /** Quotes a string that may carry surrogate-escaped bytes (see {@link PathBytes}). */
+    public static String quote(String text) {
+        return quote(PathBytes.encode(text));
+    }
+
+    /** Quotes raw bytes as GNU's {@code quoteaf} does in the current locale. */
+    public static String quote(byte[] name) {
+        return quote(name, UTF8_LOCALE);
+    }
+
+    static String quote(byte[] name, boolean utf8) {
+        StringBuilder out = new StringBuilder(name.length + 2);
+        out.append('\'');
+        boolean inEscape = false;
+        boolean singleQuote = false;
+        boolean allCompatible = true;
+        int i = 0;
+        while (i < name.length) {
+            int c = name[i] & 0xFF;
+            String escape = null;
+            boolean compatible = false;
+            int len = 1;
+            switch (c) {
+                case 7 -> escape = "\\a";
+                case 8 -> escape = "\\b";
+                case 9 -> escape = "\\t";
+                case 10 -> escape = "\\n";
+                case 11 -> escape = "\\v";
+                case 12 -> escape = "\\f";
+                case 13 -> escape = "\\r";
+                case '\'' -> {
+                    singleQuote = true;
+                    compatible = true;
+                }
+                case ' ' -> compatible = true;
+                case '{', '}' -> compatible = name.length == 1;
+                case '#', '~' -> compatible = i == 0;
+                case '!', '"', '$', '&', '(', ')', '*', ';', '<', '=', '>', '[', '^', '`', '|', '\\', '?' -> compatible = false;
+                default -> {
+                    if (c >= 0x20 && c < 0x7F) {
+                        compatible = true;
+                    } else if (c >= 0x80 && utf8) {
+                        len = printableUtf8Length(name, i);
+                        if (len == 0) {
+                            escape = octal(c);
+                            len = 1;
+                        } else {
+                            compatible = true;
+                        }
+                    } else {
+                        escape = octal(c);
+                    }
+                }
+            }
+            if (escape != null) {
+                if (!inEscape) {
+                    out.append("'$'");
+                    inEscape = true;
+                }
+                out.append(escape);
+                allCompatible = false;
+            } else {
+                if (inEscape) {
+                    out.append("''");
+                    inEscape = false;
+                }
+                if (c == '\'') {
+                    out.append("'\\''");
+                } else {
+                    out.append(new String(name, i, len, java.nio.charset.StandardCharsets.UTF_8));
+                }
+                if (!compatible) {
+                    allCompatible = false;
+                }
+            }
+            i += len;
+        }
+        out.append('\'');
+        if (singleQuote && allCompatible) {
+            return '"' + new String(name, java.nio.charset.StandardCharsets.UTF_8) + '"';
+        }
+        return out.toString();
+    }
+
+    private static String octal(int c) {
+        return String.format(Locale.ROOT, "\\%03o", c);
+    }
+
+    /** Length of the printable UTF-8 character at {@code i}, or 0 if it is invalid or not printable. */
+    private static int printableUtf8Length(byte[] b, int i) {
+        int c = b[i] & 0xFF;
+        int len;
+        int cp;
+        if (c >= 0xC2 && c <= 0xDF) {
+            len = 2;
+            cp = c & 0x1F;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            len = 3;
+            cp = c & 0x0F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            len = 4;
+            cp = c & 0x07;
+        } else {
+            return 0;
+        }
+        if (i + len > b.length) {
+            return 0;
+        }
+        for (int k = 1; k < len; k++) {
+            int cc = b[i + k] & 0xFF;
+            if ((cc & 0xC0) != 0x80) {
+                return 0;
+            }
+            cp = (cp << 6) | (cc & 0x3F);
+        }
+        if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF)) {
+            return 0;
+        }
+        int type = Character.getType(cp);
+        boolean printable = type != Character.CONTROL && type != Character.UNASSIGNED && type != Character.SURROGATE
+                && type != Character.LINE_SEPARATOR && type != Character.PARAGRAPH_SEPARATOR;
+        return printable ? len : 0;
+    }
+
+    private static boolean utf8Locale() {
+        String[] vars = {"LC_ALL", "LC_CTYPE", "LANG"};
+        for (String v : vars) {
+            String value = System.getenv(v);
+            if (value != null && !value.isEmpty()) {
+                String lower = value.toLowerCase(Locale.ROOT);
+                return lower.contains("utf-8") || lower.contains("utf8");
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,73 @@
+package dev.cpx.core;
+
+import dev.cpx.api.Attribute;
+import dev.cpx.api.Diagnostic;
+import dev.cpx.api.EntryKind;
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Creating destination directories, and giving them their final attributes once their contents are done. */
+final class Directories {
+
+    /** What happened to a destination directory. */
+    enum State {
+        /** Made by this run. */
+        CREATED,
+        /** Was there already; its contents are merged. */
+        EXISTED,
+        /** Could not be made; nothing below it is copied. */
+        FAILED,
+        /** Not attempted (cancelled). */
+        SKIPPED
+    }
+
+    private final CopyRun run;
+
+    Directories(CopyRun run) {
+        this.run = run;
+    }
+
+    State create(Path src, Path dst, Stat st, boolean dstAbsent) {
+        try {
+            // Owner rwx while the contents are copied, whatever the source's mode: a read-only source still copies.
+            Files.createDirectory(dst, Permissions.attribute(st.permissions() | 0700));
+            run.copied(EntryKind.DIRECTORY, src, dst, 0);
+            return State.CREATED;
+        } catch (FileAlreadyExistsException e) {
+            if (!dstAbsent) {
+                try {
+                    if (Stat.stat(dst).isDirectory()) {
+                        run.counters.directories.increment();
+                        return State.EXISTED;
+                    }
+                } catch (IOException statError) {
+                    // fall through to the refusal below
+                }
+            }
+            run.failed(EntryKind.DIRECTORY, src, dst,
+                    Diagnostic.of("cannot overwrite non-directory {0} with directory {1}", dst, src));
+            return State.FAILED;
+        } catch (IOException e) {
+            run.failed(EntryKind.DIRECTORY, src, dst, Diagnostic.of("cannot create directory {0}", dst, Errors.reason(e)));
+            return State.FAILED;
+        }
+    }
+
+    /** After everything below {@code dst} is done: mode, ownership and times, as the options ask. */
+    void finish(Path src, Path dst, Stat st, State state) {
+        if (state != State.CREATED && state != State.EXISTED) {
+            return;
+        }
+        boolean preserveMode = run.options.preserves(Attribute.MODE);
+        run.metadata.apply(src, dst, st, false);
+        if (!preserveMode && state == State.CREATED) {
+            int wanted = st.permissions() & 0777 & ~Umask.get();
+            if ((wanted & 0700) != 0700) {
+                // Take back the owner bits added while copying.
+                run.metadata.chmod(src, dst, wanted);
+            }
+        }
+    }
+}

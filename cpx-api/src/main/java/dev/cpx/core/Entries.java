@@ -1,0 +1,42 @@
+package dev.cpx.core;
+
+import java.nio.file.Path;
+import java.util.concurrent.ForkJoinTask;
+
+/** Sends each entry found to the work that copies it: a task of its own or, for cheap entries, inline. */
+final class Entries {
+
+    /** Below this many queued tasks per worker, new files get tasks of their own so idle workers can take them. */
+    private static final int QUEUE_TARGET = 16;
+
+    private final CopyRun run;
+
+    Entries(CopyRun run) {
+        this.run = run;
+    }
+
+    /**
+     * Copies {@code src} (whose attributes are {@code st}) to {@code dst}.
+     *
+     * @param dstAbsent true when {@code dst} cannot exist yet (its directory was just created by this run)
+     */
+    void dispatch(Task parent, Path src, Path dst, Stat st, boolean dstAbsent) {
+        if (st.isDirectory()) {
+            parent.spawn(new DirTask(parent, run, src, dst, st, dstAbsent));
+        } else if (st.isRegular() || (st.isSpecial() && !(run.options.recursive() && !run.options.copyContents()))) {
+            run.counters.filesFound.increment();
+            run.counters.bytesFound.add(st.size());
+            FileTask task = new FileTask(parent, run, src, dst, st, dstAbsent);
+            if (ForkJoinTask.getSurplusQueuedTaskCount() < QUEUE_TARGET) {
+                parent.spawn(task);
+            } else {
+                // Enough queued work already: copying here keeps memory bounded in huge directories.
+                parent.runInline(task);
+            }
+        } else if (st.isSymlink()) {
+            run.files.copySymlink(src, dst, st, dstAbsent);
+        } else {
+            run.files.copySpecial(src, dst, st, dstAbsent);
+        }
+    }
+}

@@ -1,0 +1,30 @@
+package dev.cpx.core;
+
+import java.nio.file.Path;
+
+/** Copies one regular file (or, without {@code -r}, the contents of a special file). */
+final class FileTask extends Task {
+
+    private final Path src;
+    private final Path dst;
+    private final Stat st;
+    private final boolean dstAbsent;
+
+    FileTask(Task parent, CopyRun run, Path src, Path dst, Stat st, boolean dstAbsent) {
+        super(parent, run);
+        this.src = src;
+        this.dst = dst;
+        this.st = st;
+        this.dstAbsent = dstAbsent;
+    }
+
+    @Override
+    void execute() {
+        run.files.copyFile(src, dst, st, dstAbsent);
+    }
+
+    @Override
+    Path subject() {
+        return src;
+    }
+}

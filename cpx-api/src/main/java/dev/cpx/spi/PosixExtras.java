@@ -1,0 +1,35 @@
+package dev.cpx.spi;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
+
+/**
+ * Linux file system operations that NIO cannot express: special files, timestamps of symbolic
+ * links to the nanosecond, and extended attributes of every namespace (POSIX ACLs live in
+ * {@code system.posix_acl_*}). Optional: found with {@link java.util.ServiceLoader}; without one
+ * the scheduler reports what it cannot do instead of failing.
+ *
+ * <p>Extended attribute names are Latin-1 strings, so every byte of a name survives.
+ */
+public interface PosixExtras {
+
+    /** Whether the operations work here; must not throw. */
+    Availability availability();
+
+    /** Creates a FIFO, socket, character or block device ({@code mknod}); {@code mode} includes the file type bits. */
+    void makeNode(Path path, int mode, long rdev) throws IOException;
+
+    /** Sets access and modification times to the nanosecond, of the link itself when {@code followLinks} is false. */
+    void setTimes(Path path, FileTime lastAccess, FileTime lastModified, boolean followLinks) throws IOException;
+
+    /** Names of the extended attributes of {@code path}. */
+    List<String> listXattrs(Path path, boolean followLinks) throws IOException;
+
+    /** Value of one extended attribute. */
+    byte[] getXattr(Path path, String name, boolean followLinks) throws IOException;
+
+    /** Sets one extended attribute. */
+    void setXattr(Path path, String name, byte[] value, boolean followLinks) throws IOException;
+}
