@@ -3,7 +3,6 @@ package dev.cpx.api;
 import dev.cpx.spi.CopyEngine;
 import dev.cpx.spi.PosixExtras;
 import java.io.IOException;
-import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.DirectoryStream;
@@ -37,6 +36,25 @@ public final class EngineRegistry {
         this.engines = engines;
         this.problems = List.copyOf(problems);
         this.extras = extras;
+    }
+
+    /**
+     * A registry of exactly these engines, with optional native support ({@code extras} may be null):
+     * for embedding with a chosen engine, and for tests.
+     */
+    public static EngineRegistry of(List<CopyEngine> engines, PosixExtras extras) {
+        Map<String, CopyEngine> byId = new LinkedHashMap<>();
+        for (CopyEngine engine : engines) {
+            if (byId.putIfAbsent(engine.id(), engine) != null) {
+                throw new IllegalArgumentException("duplicate engine id '" + engine.id() + "'");
+            }
+        }
+        return new EngineRegistry(byId, List.of(), extras);
+    }
+
+    /** Native file system support found on the class path, if any is available (null otherwise). */
+    public static PosixExtras discoverExtras() {
+        return loadExtras(EngineRegistry.class.getClassLoader(), new ArrayList<>());
     }
 
     /** Engines on the class path only. */

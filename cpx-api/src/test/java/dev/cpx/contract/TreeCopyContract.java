@@ -1,0 +1,254 @@
+package dev.cpx.contract;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cpx.api.Attribute;
+import dev.cpx.api.CopyListener;
+import dev.cpx.api.CopyOptions;
+import dev.cpx.api.CopySummary;
+import dev.cpx.api.Cpx;
+import dev.cpx.api.EngineRegistry;
+import dev.cpx.api.FileOutcome;
+import dev.cpx.core.TempNames;
+import dev.cpx.spi.CopyEngine;
+import dev.cpx.testing.Trees;
+import dev.cpx.testing.Trees.Detail;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Behaviour of whole copies (the scheduler) with one engine: every engine module runs these with
+ * its engine, so each behaviour is proven for every engine.
+ */
+public abstract class TreeCopyContract {
+
+    @TempDir
+    protected Path dir;
+
+    /** The engine under test. */
+    protected abstract CopyEngine engine();
+
+    protected Cpx cpx() {
+        return Cpx.create(EngineRegistry.of(List.of(engine()), EngineRegistry.discoverExtras()));
+    }
+
+    protected CopyOptions.Builder options() {
+        return CopyOptions.builder().engine(engine().id());
+    }
+
+    /** Outcomes heard during one copy. */
+    protected static final class Recorder implements CopyListener {
+        public final List<FileOutcome> outcomes = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void entryDone(FileOutcome outcome) {
+            outcomes.add(outcome);
+        }
+
+        public List<String> failures() {
+            return outcomes.stream().filter(o -> o.status() == FileOutcome.Status.FAILED)
+                    .map(o -> o.diagnostic().toString()).toList();
+        }
+    }
+
+    protected CopySummary copy(List<Path> sources, Path target, CopyOptions options, Recorder recorder) throws Exception {
+        return cpx().copy(sources, target, options, recorder);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 3, 16})
+    void copiesATreeExactly(int jobs) throws Exception {
+        Path src = Trees.generate(dir.resolve("src"));
+        Path dst = dir.resolve("dst");
+        Recorder r = new Recorder();
+        CopySummary s = copy(List.of(src), dst, options().recursive(true).jobs(jobs).build(), r);
+        assertEquals(List.of(), r.failures());
+        assertTrue(s.succeeded());
+        Trees.assertSameTree(src, dst, Detail.MODE);
+        assertEquals(Trees.describe(src).size(), s.files() + s.directories() + s.symlinks());
+    }
+
+    @Test
+    void leavesNoTemporaryFiles() throws Exception {
+        Path src = Trees.generate(dir.resolve("src"));
+        Path dst = dir.resolve("dst");
+        copy(List.of(src), dst, options().recursive(true).build(), new Recorder());
+        try (Stream<Path> walk = Files.walk(dst)) {
+            assertEquals(List.of(), walk.filter(p -> p.getFileName() != null && TempNames.isTemp(p.getFileName())).toList());
+        }
+    }
+
+    @Test
+    void copiesIntoAnExistingDirectory() throws Exception {
+        Path src = Trees.generate(dir.resolve("src"));
+        Path existing = Files.createDirectory(dir.resolve("existing"));
+        copy(List.of(src), existing, options().recursive(true).build(), new Recorder());
+        Trees.assertSameTree(src, existing.resolve("src"), Detail.MODE);
+    }
+
+    @Test
+    void newFilesGetTheSourceModeMaskedByTheUmask() throws Exception {
+        Path src = Files.createDirectory(dir.resolve("src"));
+        Path f = Files.write(src.resolve("f"), new byte[] {1});
+        Files.setAttribute(f, "unix:mode", 04777);
+        Path dst = dir.resolve("dst");
+        copy(List.of(src), dst, options().recursive(true).build(), new Recorder());
+        int umask = dev.cpx.core.Umask.get();
+        assertEquals(0777 & ~umask, (Integer) Files.getAttribute(dst.resolve("f"), "unix:mode") & 07777,
+                "set-uid is dropped and the umask applies, as with GNU cp without -p");
+    }
+
+    @Test
+    void readOnlySourceDirectoriesStillCopy() throws Exception {
+        Path src = Files.createDirectory(dir.resolve("src"));
+        Path ro = Files.createDirectory(src.resolve("ro"));
+        Files.write(ro.resolve("inside"), new byte[] {5});
+        Files.setAttribute(ro, "unix:mode", 0555);
+        Path dst = dir.resolve("dst");
+        Recorder r = new Recorder();
+        copy(List.of(src), dst, options().recursive(true).build(), r);
+        assertEquals(List.of(), r.failures());
+        assertArrayEquals(new byte[] {5}, Files.readAllBytes(dst.resolve("ro/inside")));
+        assertEquals(0555 & ~dev.cpx.core.Umask.get(), (Integer) Files.getAttribute(dst.resolve("ro"), "unix:mode") & 07777);
+    }
+
+    @Test
+    void preservesModeOwnerAndNanosecondTimes() throws Exception {
+        Path src = Trees.generate(dir.resolve("src"));
+        Path f = src.resolve("small.txt");
+        Files.setAttribute(f, "unix:mode", 04751);
+        FileTime t = FileTime.from(Instant.ofEpochSecond(1_500_000_000L, 123_456_789));
+        Files.setLastModifiedTime(f, t);
+        Files.getFileAttributeView(src.resolve("a"), java.nio.file.attribute.BasicFileAttributeView.class)
+                .setTimes(FileTime.from(Instant.ofEpochSecond(1_400_000_000L, 987_654_321)), null, null);
+        Path dst = dir.resolve("dst");
+        Recorder r = new Recorder();
+        copy(List.of(src), dst, options().recursive(true)
+                .preserve(Attribute.MODE, Attribute.OWNERSHIP, Attribute.TIMESTAMPS).build(), r);
+        assertEquals(List.of(), r.failures());
+        Trees.assertSameTree(src, dst, Detail.MODE, Detail.MTIME, Detail.OWNER);
+        assertEquals(t, Files.getLastModifiedTime(dst.resolve("small.txt")));
+        assertEquals(Files.getAttribute(f, "lastAccessTime"), Files.getAttribute(dst.resolve("small.txt"), "lastAccessTime"));
+    }
+
+    @Test
+    void preservesTheTimesOfSymbolicLinks() throws Exception {
+        Path src = Files.createDirectory(dir.resolve("src"));
+        Path link = Files.createSymbolicLink(src.resolve("l"), Path.of("nowhere"));
+        FileTime t = FileTime.from(Instant.ofEpochSecond(1_300_000_000L, 111_222_333));
+        Files.getFileAttributeView(link, java.nio.file.attribute.BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+                .setTimes(t, t, null);
+        Path dst = dir.resolve("dst");
+        copy(List.of(src), dst, options().recursive(true).preserve(Attribute.TIMESTAMPS).build(), new Recorder());
+        assertEquals(t, Files.getLastModifiedTime(dst.resolve("l"), LinkOption.NOFOLLOW_LINKS));
+    }
+
+    @Test
+    void overwritesAnExistingFileInPlace() throws Exception {
+        Path src = Files.writeString(dir.resolve("src"), "new content");
+        Path dst = Files.writeString(dir.resolve("dst"), "old content that is longer");
+        Files.setAttribute(dst, "unix:mode", 0640);
+        Path hardLink = Files.createLink(dir.resolve("other-name"), dst);
+        Object inode = Files.getAttribute(dst, "unix:ino");
+        Recorder r = new Recorder();
+        copy(List.of(src), dst, options().build(), r);
+        assertEquals(List.of(), r.failures());
+        assertEquals("new content", Files.readString(dst));
+        assertEquals(inode, Files.getAttribute(dst, "unix:ino"));
+        assertEquals("new content", Files.readString(hardLink));
+        assertEquals(0640, (Integer) Files.getAttribute(dst, "unix:mode") & 07777, "an overwritten file keeps its mode");
+    }
+
+    @Test
+    void refusesToCopyAFileOntoItself() throws Exception {
+        Path f = Files.writeString(dir.resolve("f"), "precious");
+        Path link = Files.createSymbolicLink(dir.resolve("link"), f.getFileName());
+        Path hard = Files.createLink(dir.resolve("hard"), f);
+        for (Path target : List.of(f, link, hard)) {
+            Recorder r = new Recorder();
+            CopySummary s = copy(List.of(f), target, options().build(), r);
+            assertEquals(1, s.failed());
+            assertTrue(r.failures().get(0).contains("are the same file"), r.failures().toString());
+            assertEquals("precious", Files.readString(f));
+        }
+    }
+
+    @Test
+    void refusesToCopyADirectoryIntoItself() throws Exception {
+        Path src = Trees.generate(dir.resolve("src"));
+        var before = Trees.describe(src);
+        Recorder r = new Recorder();
+        CopySummary s = copy(List.of(src), src.resolve("a/inside"), options().recursive(true).build(), r);
+        assertEquals(1, s.failed());
+        assertTrue(r.failures().get(0).contains("into itself"), r.failures().toString());
+        assertEquals(before, Trees.describe(src));
+    }
+
+    @Test
+    void omitsDirectoriesWithoutRecursion() throws Exception {
+        Path src = Files.createDirectory(dir.resolve("d"));
+        Path file = Files.writeString(dir.resolve("file"), "x");
+        Path target = Files.createDirectory(dir.resolve("t"));
+        Recorder r = new Recorder();
+        CopySummary s = copy(List.of(src, file), target, options().build(), r);
+        assertEquals(1, s.failed());
+        assertEquals(1, s.files());
+        assertTrue(r.failures().get(0).startsWith("-r not specified; omitting directory"), r.failures().toString());
+        assertFalse(Files.exists(target.resolve("d")));
+        assertEquals("x", Files.readString(target.resolve("file")));
+    }
+
+    @Test
+    void aFailedEntryDoesNotStopTheOthers() throws Exception {
+        Path src = Files.createDirectory(dir.resolve("src"));
+        for (int i = 0; i < 50; i++) {
+            Files.writeString(src.resolve("f" + i), "data " + i);
+        }
+        Files.createSymbolicLink(src.resolve("broken"), Path.of("missing"));
+        Path dst = dir.resolve("dst");
+        Recorder r = new Recorder();
+        CopySummary s = copy(List.of(src), dst, options().recursive(true)
+                .dereference(dev.cpx.api.Dereference.ALWAYS).jobs(4).build(), r);
+        assertEquals(1, s.failed(), r.failures().toString());
+        assertEquals(50, s.files());
+        assertTrue(r.failures().get(0).startsWith("cannot stat '"), r.failures().toString());
+        assertEquals("data 49", Files.readString(dst.resolve("f49"), StandardCharsets.US_ASCII));
+    }
+
+    @Test
+    void followsLinksWithDereference() throws Exception {
+        Path src = Trees.generate(dir.resolve("src"));
+        Files.delete(src.resolve("dangling"));
+        Path dst = dir.resolve("dst");
+        Recorder r = new Recorder();
+        copy(List.of(src), dst, options().recursive(true).dereference(dev.cpx.api.Dereference.ALWAYS).build(), r);
+        assertEquals(List.of(), r.failures());
+        assertFalse(Files.isSymbolicLink(dst.resolve("rel-link")));
+        assertEquals("hello\n", Files.readString(dst.resolve("rel-link")));
+        assertTrue(Files.isDirectory(dst.resolve("dir-link/c"), LinkOption.NOFOLLOW_LINKS));
+    }
+
+    @Test
+    void neverChangesTheSource() throws Exception {
+        Path src = Trees.generate(dir.resolve("src"));
+        var before = Trees.describe(src, Detail.MODE, Detail.MTIME, Detail.OWNER);
+        copy(List.of(src), dir.resolve("dst"), options().recursive(true).jobs(8).build(), new Recorder());
+        copy(List.of(src), dir.resolve("dst"), options().recursive(true).jobs(8).build(), new Recorder());
+        assertEquals(before, Trees.describe(src, Detail.MODE, Detail.MTIME, Detail.OWNER));
+    }
+}
