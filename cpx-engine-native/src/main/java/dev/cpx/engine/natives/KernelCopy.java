@@ -1,0 +1,134 @@
+package dev.cpx.engine.natives;
+
+import dev.cpx.spi.BufferedCopy;
+import dev.cpx.spi.CopyRequest;
+import java.io.IOException;
+
+/**
+ * Copies one range without holes, inside the kernel where it can: {@code copy_file_range} at
+ * explicit offsets, else {@code sendfile}, else the shared read/write loop ({@link BufferedCopy}).
+ *
+ * <p>A method hands over to the next only when its first call fails with an errno that means
+ * "not here" ({@link Errno#meansUnsupported}); any other failure, or a failure after data moved, is
+ * the copy's failure. A first call that moves nothing at all (files whose size {@code stat} does not
+ * tell, as in procfs) hands over to the read/write loop. Each call moves at most {@link #CHUNK}
+ * bytes, so progress is reported, and cancellation noticed, inside large files.
+ */
+final class KernelCopy {
+
+    /** Largest count one {@code copy_file_range} or {@code sendfile} call moves; asking for more breaks some glibc versions. */
+    static final long MAX_PER_CALL = 0x7ffff000L;
+
+    /** Bytes asked of one call. */
+    static final long CHUNK = Math.min(16L << 20, MAX_PER_CALL);
+
+    private static final int SEEK_SET = 0;
+
+    /** Result of a method that copied nothing and says to try the next one. */
+    private static final long UNSUPPORTED = -1;
+
+    /** Result of a method whose first call said end of file: read instead, in case the size lied. */
+    private static final long READ_INSTEAD = -2;
+
+    /** Set once {@code copy_file_range} answered {@code ENOSYS}: the kernel lacks it, for every file. */
+    private static volatile boolean copyFileRangeMissing;
+
+    private KernelCopy() {
+    }
+
+    /**
+     * Copies the request's range densely; returns the bytes copied from {@code request.position()}.
+     *
+     * @param offload whether {@code copy_file_range} may be used; it may share extents or keep holes
+     *     on some file systems (btrfs, XFS, NFS), which a dense copy ({@code --sparse=never}) must not
+     */
+    static long copy(CopyRequest request, int in, int out, boolean offload) throws IOException {
+        long end = UNSUPPORTED;
+        if (offload && !copyFileRangeMissing) {
+            end = copyFileRange(request, in, out);
+        }
+        if (end == UNSUPPORTED) {
+            end = sendfile(request, in, out);
+        }
+        if (end < 0) {
+            return BufferedCopy.copy(request);
+        }
+        return end - request.position();
+    }
+
+    /** Whether {@code copy_file_range} has been found missing in this process. */
+    static boolean copyFileRangeMissing() {
+        return copyFileRangeMissing;
+    }
+
+    /** Copies with {@code copy_file_range}; returns the end offset reached, or a negative hand-over. */
+    private static long copyFileRange(CopyRequest request, int in, int out) throws IOException {
+        long start = request.position();
+        long end = request.end();
+        long pos = start;
+        long[] inOffset = new long[1];
+        long[] outOffset = new long[1];
+        while (pos < end) {
+            inOffset[0] = pos;
+            outOffset[0] = pos;
+            long n = LibC.copy_file_range(in, inOffset, out, outOffset, Math.min(CHUNK, end - pos), 0);
+            if (n < 0) {
+                int errno = Errno.last();
+                if (errno == Errno.EINTR) {
+                    continue;
+                }
+                if (pos == start && Errno.meansUnsupported(errno)) {
+                    if (errno == Errno.ENOSYS) {
+                        copyFileRangeMissing = true;
+                    }
+                    return UNSUPPORTED;
+                }
+                throw Errno.copyFailure(errno);
+            }
+            if (n == 0) {
+                return pos == start ? READ_INSTEAD : pos;
+            }
+            pos += n;
+            request.progress().advance(n);
+        }
+        return pos;
+    }
+
+    /**
+     * Copies with {@code sendfile}, which reads at an explicit offset but writes at the target's file
+     * position: that position is set to the range first (each request has a target channel of its own).
+     */
+    private static long sendfile(CopyRequest request, int in, int out) throws IOException {
+        long start = request.position();
+        long end = request.end();
+        if (LibC.lseek(out, start, SEEK_SET) < 0) {
+            int errno = Errno.last();
+            if (Errno.meansUnsupported(errno) || errno == Errno.ESPIPE) {
+                return UNSUPPORTED;
+            }
+            throw Errno.copyFailure(errno);
+        }
+        long pos = start;
+        long[] inOffset = new long[1];
+        while (pos < end) {
+            inOffset[0] = pos;
+            long n = LibC.sendfile(out, in, inOffset, Math.min(CHUNK, end - pos));
+            if (n < 0) {
+                int errno = Errno.last();
+                if (errno == Errno.EINTR) {
+                    continue;
+                }
+                if (pos == start && Errno.meansUnsupported(errno)) {
+                    return UNSUPPORTED;
+                }
+                throw Errno.copyFailure(errno);
+            }
+            if (n == 0) {
+                return pos == start ? READ_INSTEAD : pos;
+            }
+            pos += n;
+            request.progress().advance(n);
+        }
+        return pos;
+    }
+}

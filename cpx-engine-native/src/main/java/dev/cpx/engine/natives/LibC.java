@@ -1,0 +1,67 @@
+package dev.cpx.engine.natives;
+
+import com.sun.jna.Native;
+import com.sun.jna.NativeLibrary;
+import com.sun.jna.Platform;
+
+/**
+ * The C library functions the engine and the extras call, bound with JNA direct mapping
+ * ({@link Native#register}): a static native method per function, about four times cheaper per call
+ * than an interface mapping. Every method is a thin pass-through; errors come back as -1 with
+ * {@code errno} in {@link Native#getLastError()}, and every decision is taken in Java.
+ *
+ * <p>Types assume 64-bit Linux ({@code long} is {@code size_t}, {@code ssize_t}, {@code off_t} and
+ * {@code dev_t}; {@code long[]} is a pointer to {@code loff_t} or to {@code struct timespec[2]}).
+ * Paths and names are NUL-terminated byte arrays. Needs glibc 2.28 or later ({@code statx});
+ * {@code mknod} lives in {@link LibCNodes} because it needs 2.33. Loading this class throws a
+ * {@link LinkageError} where JNA or the C library cannot load: {@link NativeSupport} catches it.
+ */
+final class LibC {
+
+    static {
+        Native.register(LibC.class, NativeLibrary.getInstance(Platform.C_LIBRARY_NAME));
+    }
+
+    private LibC() {
+    }
+
+    /** Makes sure the functions are bound (runs the static initializer). */
+    static void load() {
+        // Nothing to do: reaching here means registration succeeded.
+    }
+
+    // Copying
+
+    static native long copy_file_range(int fdIn, long[] offIn, int fdOut, long[] offOut, long len, int flags);
+
+    static native long sendfile(int outFd, int inFd, long[] offset, long count);
+
+    static native long lseek(int fd, long offset, int whence);
+
+    static native int ftruncate(int fd, long length);
+
+    /** {@code ioctl} with one integer argument, as {@code FICLONE} takes. */
+    static native int ioctl(int fd, long request, int arg);
+
+    static native int statx(int dirFd, byte[] path, int flags, int mask, byte[] statxBuffer);
+
+    // Metadata
+
+    static native int utimensat(int dirFd, byte[] path, long[] times, int flags);
+
+    static native long listxattr(byte[] path, byte[] list, long size);
+
+    static native long llistxattr(byte[] path, byte[] list, long size);
+
+    static native long getxattr(byte[] path, byte[] name, byte[] value, long size);
+
+    static native long lgetxattr(byte[] path, byte[] name, byte[] value, long size);
+
+    static native int setxattr(byte[] path, byte[] name, byte[] value, long size, int flags);
+
+    static native int lsetxattr(byte[] path, byte[] name, byte[] value, long size, int flags);
+
+    // Messages
+
+    static native String strerror(int errno);
+}

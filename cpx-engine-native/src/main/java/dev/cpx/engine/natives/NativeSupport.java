@@ -1,0 +1,60 @@
+package dev.cpx.engine.natives;
+
+import dev.cpx.spi.Availability;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Whether the C library can be called here, decided once and never by throwing: Linux on a 64-bit
+ * architecture whose errno numbers, ioctl encoding and struct layouts this module assumes, JNA on
+ * the class path and able to load its own native part, and the C library functions present.
+ */
+final class NativeSupport {
+
+    /** Architectures (as {@code os.arch}) with the generic Linux errno numbers and ioctl encoding, and LP64. */
+    private static final Set<String> ARCHITECTURES = Set.of("amd64", "x86_64", "aarch64", "riscv64", "s390x", "loongarch64");
+
+    private static final Availability LIBC = load(false);
+    private static final Availability NODES = LIBC.available() ? load(true) : LIBC;
+
+    private NativeSupport() {
+    }
+
+    /** Whether {@link LibC} is usable. */
+    static Availability libc() {
+        return LIBC;
+    }
+
+    /** Whether {@link LibCNodes} ({@code mknod}) is usable. */
+    static Availability nodes() {
+        return NODES;
+    }
+
+    private static Availability load(boolean nodes) {
+        String os = System.getProperty("os.name", "");
+        if (!os.toLowerCase(Locale.ROOT).startsWith("linux")) {
+            return Availability.unavailable("Linux only (this is " + os + ")");
+        }
+        String arch = System.getProperty("os.arch", "");
+        if (!ARCHITECTURES.contains(arch)) {
+            return Availability.unavailable("unsupported architecture " + arch + " (64-bit Linux with generic errno numbers only)");
+        }
+        try {
+            if (nodes) {
+                LibCNodes.load();
+            } else {
+                LibC.load();
+            }
+            return Availability.ok();
+        } catch (NoClassDefFoundError e) {
+            // JNA missing, or an earlier failed initialisation of the binding class.
+            return Availability.unavailable("JNA not available: " + e.getMessage());
+        } catch (UnsatisfiedLinkError e) {
+            return Availability.unavailable((nodes ? "mknod" : "C library") + " not loadable: " + e.getMessage());
+        } catch (LinkageError | RuntimeException e) {
+            // ExceptionInInitializerError and the like: report, never throw.
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            return Availability.unavailable("native access failed: " + cause);
+        }
+    }
+}
