@@ -40,6 +40,10 @@ public final class CopyRun implements CopyJob {
     final Entries entries;
     final Metadata metadata;
     final CopyProgress byteProgress;
+    /** Files waiting for their turn to be named while holding a descriptor (see {@link SequencedInsertions}). */
+    final AtomicInteger waitingDescriptors = new AtomicInteger();
+    /** False once the destination refused an unnamed file: then temporary names are used. */
+    volatile boolean unnamedFiles = true;
 
     private final ForkJoinPool pool;
     private final long startNanos = System.nanoTime();

@@ -9,26 +9,31 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SecureDirectoryStream;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 
 /**
- * Copies one directory: creates it at the destination, lists the source once (attributes read
- * relative to the open directory), hands each entry on, and, once everything below it is done,
- * gives the copy its final mode and times.
+ * Copies the contents of one directory whose copy exists already: lists the source once (attributes
+ * read relative to the open directory), sorts the entries by inode as GNU cp does, hands each on,
+ * and, once everything below it is done, gives the copy its final mode and times.
  */
 final class DirTask extends Task {
+
+    private record Entry(Path path, Path name, Stat stat) {
+    }
 
     final Path src;
     final Path dst;
     final Stat st;
-    private final boolean dstAbsent;
-    private Directories.State state = Directories.State.SKIPPED;
+    private final Directories.State state;
 
-    DirTask(Task parent, CopyRun run, Path src, Path dst, Stat st, boolean dstAbsent) {
+    DirTask(Task parent, CopyRun run, Path src, Path dst, Stat st, Directories.State state) {
         super(parent, run);
         this.src = src;
         this.dst = dst;
         this.st = st;
-        this.dstAbsent = dstAbsent;
+        this.state = state;
     }
 
     @Override
@@ -41,33 +46,48 @@ final class DirTask extends Task {
             run.failed(EntryKind.DIRECTORY, src, dst, Diagnostic.of("cannot copy cyclic symbolic link {0}", src));
             return;
         }
-        state = run.directories.create(src, dst, st, dstAbsent);
-        if (state == Directories.State.FAILED) {
+        List<Entry> entries = list(follow);
+        if (entries == null) {
             return;
         }
+        entries.sort(Comparator.comparingLong(e -> e.stat().ino()));
+        InsertionOrder order = new SequencedInsertions(entries.size(), run.waitingDescriptors);
         boolean fresh = state == Directories.State.CREATED;
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(src)) {
+        for (int i = 0; i < entries.size(); i++) {
+            Entry e = entries.get(i);
+            if (run.cancelled()) {
+                order.skip(i);
+                continue;
+            }
+            run.entries.dispatch(this, order, i, e.path(), dst.resolve(e.name()), e.stat(), fresh);
+        }
+    }
+
+    /** The entries of the source directory with their attributes; null when it cannot be read (reported). */
+    private List<Entry> list(boolean follow) {
+        List<Entry> entries = new ArrayList<>();
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(src)) {
             @SuppressWarnings("unchecked")
-            SecureDirectoryStream<Path> secure = entries instanceof SecureDirectoryStream<?> s ? (SecureDirectoryStream<Path>) s : null;
-            for (Path child : entries) {
+            SecureDirectoryStream<Path> secure = stream instanceof SecureDirectoryStream<?> s ? (SecureDirectoryStream<Path>) s : null;
+            for (Path child : stream) {
                 if (run.cancelled()) {
                     break;
                 }
                 Path name = child.getFileName();
-                Stat cst;
                 try {
-                    cst = secure != null ? Stat.at(secure, name, follow) : Stat.of(child, follow);
+                    entries.add(new Entry(child, name, secure != null ? Stat.at(secure, name, follow) : Stat.of(child, follow)));
                 } catch (IOException e) {
                     run.failed(EntryKind.UNKNOWN, child, dst.resolve(name), Diagnostic.of("cannot stat {0}", child, Errors.reason(e)));
-                    continue;
                 }
-                run.entries.dispatch(this, child, dst.resolve(name), cst, fresh);
             }
         } catch (IOException e) {
             run.failed(EntryKind.DIRECTORY, src, dst, Diagnostic.of("cannot access {0}", src, Errors.reason(e)));
+            return null;
         } catch (DirectoryIteratorException e) {
             run.failed(EntryKind.DIRECTORY, src, dst, Diagnostic.of("cannot read directory {0}", src, Errors.reason(e.getCause())));
+            return null;
         }
+        return entries;
     }
 
     /** With {@code -L}, a link to an ancestor would copy forever: refuse the directory that repeats one. */

@@ -10,27 +10,26 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Copies one non-directory entry. A new regular file is written under a temporary name in its
- * destination directory and renamed into place only when its data and attributes are complete, so
- * no half-written file is ever visible under its final name. An existing destination file is
+ * Copies one non-directory entry. A new regular file is written as a {@link NewFile} (unnamed, or
+ * under a temporary name) and given its final name only when its data and attributes are complete,
+ * so no half-written file is ever visible under its final name. An existing destination file is
  * overwritten in place, as GNU cp does (same inode, hard links to it see the new data).
  */
 final class FileCopier {
 
     private static final Set<OpenOption> READ = Set.of(StandardOpenOption.READ);
-    private static final Set<OpenOption> CREATE_TEMP = Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE,
-            StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS);
     private static final Set<OpenOption> OVERWRITE = Set.of(StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+
+    /** Files at least this large are written under a name (.NAME.cpx-part), so --resume can continue them. */
+    static final long RESUMABLE_SIZE = 64L << 20;
 
     private final CopyRun run;
     /** Source devices where cloning failed once (e.g. ext4): not tried again with {@code --reflink=auto}. */
@@ -40,63 +39,90 @@ final class FileCopier {
         this.run = run;
     }
 
-    /** Copies a regular file (or reads a special file as data). */
-    void copyFile(Path src, Path dst, Stat st, boolean dstAbsent) {
-        if (run.cancelled()) {
-            return;
-        }
+    /** Copies a regular file (or reads a special file as data); names it in {@code order}'s turn. */
+    void copyFile(InsertionOrder order, int index, Path src, Path dst, Stat st, boolean dstAbsent) {
+        boolean[] named = {false};
+        InsertionOrder once = new InsertionOrder() {
+            @Override
+            public void insert(int i, Runnable naming, boolean holdsDescriptor) {
+                named[0] = true;
+                order.insert(i, naming, holdsDescriptor);
+            }
+
+            @Override
+            public void skip(int i) {
+                named[0] = true;
+                order.skip(i);
+            }
+        };
         try {
+            if (run.cancelled()) {
+                return;
+            }
             Stat existing = dstAbsent ? null : lstatOrNull(dst);
             if (existing == null) {
-                createNew(src, dst, st);
-            } else if (mayOverwrite(EntryKind.FILE, src, dst, st, existing)) {
-                overwrite(src, dst, st);
+                createNew(once, index, src, dst, st);
+            } else {
+                once.skip(index);
+                if (mayOverwrite(EntryKind.FILE, src, dst, st, existing)) {
+                    overwrite(src, dst, st);
+                }
             }
         } finally {
+            if (!named[0]) {
+                order.skip(index);
+            }
             run.counters.filesDone.increment();
         }
     }
 
-    private void createNew(Path src, Path dst, Stat st) {
-        Path temp = TempNames.of(dst);
+    private void createNew(InsertionOrder order, int index, Path src, Path dst, Stat st) {
+        NewFile file;
         long bytes;
         try (FileChannel in = openSource(src)) {
             if (in == null) {
+                order.skip(index);
                 return;
             }
-            FileChannel out;
             try {
-                out = FileChannel.open(temp, CREATE_TEMP, Permissions.attribute(st.permissions()));
+                file = NewFile.create(run, dst, st.permissions(), st.size() >= RESUMABLE_SIZE);
             } catch (IOException e) {
+                order.skip(index);
                 run.failed(EntryKind.FILE, src, dst, Diagnostic.of("cannot create regular file {0}", dst, Errors.reason(e)));
                 return;
             }
-            boolean complete = false;
-            try (out) {
-                bytes = transfer(in, out, src, dst, st);
-                complete = bytes >= 0;
-            } catch (IOException e) {
-                // closing failed: the data may not be on disk (NFS, quota)
-                run.failed(EntryKind.FILE, src, dst, Diagnostic.of("error writing {0}", dst, Errors.reason(e)));
-                complete = false;
-                bytes = -1;
-            } finally {
-                if (!complete && !run.cancelled()) {
-                    deleteQuietly(temp);
-                }
-            }
-            if (!complete) {
-                return;
-            }
+            bytes = transfer(in, file.channel(), src, dst, st);
         } catch (IOException e) {
-            // closing the source failed: nothing to report beyond the copy itself
+            // Closing the source failed; the copy itself was reported by transfer.
+            bytes = -1;
+            file = null;
+        }
+        if (bytes < 0) {
+            if (file != null) {
+                file.abandon(run.cancelled());
+            }
+            order.skip(index);
             return;
         }
-        run.metadata.apply(src, temp, st, false);
+        run.metadata.apply(src, file.attributesPath(), st, false);
         try {
-            Files.move(temp, dst, StandardCopyOption.ATOMIC_MOVE);
+            file.finishWriting();
         } catch (IOException e) {
-            deleteQuietly(temp);
+            file.abandon(false);
+            order.skip(index);
+            run.failed(EntryKind.FILE, src, dst, Diagnostic.of("error writing {0}", dst, Errors.reason(e)));
+            return;
+        }
+        NewFile complete = file;
+        long copied = bytes;
+        order.insert(index, () -> publish(complete, src, dst, copied), !complete.isNamed());
+    }
+
+    private void publish(NewFile file, Path src, Path dst, long bytes) {
+        try {
+            file.publish(dst);
+        } catch (IOException e) {
+            file.abandon(false);
             run.failed(EntryKind.FILE, src, dst, Diagnostic.of("cannot create regular file {0}", dst, Errors.reason(e)));
             return;
         }
@@ -125,7 +151,7 @@ final class FileCopier {
                     return;
                 }
                 in.close();
-                createNew(src, dst, st);
+                createNew(InsertionOrder.IMMEDIATE, 0, src, dst, st);
                 return;
             }
             try (out) {

@@ -5,13 +5,17 @@ import java.nio.file.Path;
 /** Copies one regular file (or, without {@code -r}, the contents of a special file). */
 final class FileTask extends Task {
 
+    private final InsertionOrder order;
+    private final int index;
     private final Path src;
     private final Path dst;
     private final Stat st;
     private final boolean dstAbsent;
 
-    FileTask(Task parent, CopyRun run, Path src, Path dst, Stat st, boolean dstAbsent) {
+    FileTask(Task parent, CopyRun run, InsertionOrder order, int index, Path src, Path dst, Stat st, boolean dstAbsent) {
         super(parent, run);
+        this.order = order;
+        this.index = index;
         this.src = src;
         this.dst = dst;
         this.st = st;
@@ -20,7 +24,7 @@ final class FileTask extends Task {
 
     @Override
     void execute() {
-        run.files.copyFile(src, dst, st, dstAbsent);
+        run.files.copyFile(order, index, src, dst, st, dstAbsent);
     }
 
     @Override

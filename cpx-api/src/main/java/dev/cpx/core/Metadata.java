@@ -18,6 +18,9 @@ import java.nio.file.attribute.BasicFileAttributeView;
  */
 final class Metadata {
 
+    private static final LinkOption[] NOFOLLOW = {LinkOption.NOFOLLOW_LINKS};
+    private static final LinkOption[] FOLLOW = {};
+
     private final CopyRun run;
     private final boolean times;
     private final boolean owner;
@@ -36,11 +39,14 @@ final class Metadata {
     }
 
     /**
-     * Applies the preserved attributes of {@code st} to {@code dst}; failures are reported as
+     * Applies the preserved attributes of {@code st} to {@code dst} (the link itself when
+     * {@code symlink}, else what {@code dst} leads to: a file being created may be reached through
+     * {@code /proc/self/fd}); failures are reported as
      * failures of {@code src}'s entry and do not stop the others. Returns false if one failed.
      */
     boolean apply(Path src, Path dst, Stat st, boolean symlink) {
         boolean ok = true;
+        LinkOption[] links = symlink ? NOFOLLOW : FOLLOW;
         if (times) {
             try {
                 setTimes(dst, st, symlink);
@@ -50,15 +56,15 @@ final class Metadata {
         }
         if (owner) {
             try {
-                Files.setAttribute(dst, "unix:uid", st.uid(), LinkOption.NOFOLLOW_LINKS);
-                Files.setAttribute(dst, "unix:gid", st.gid(), LinkOption.NOFOLLOW_LINKS);
+                Files.setAttribute(dst, "unix:uid", st.uid(), links);
+                Files.setAttribute(dst, "unix:gid", st.gid(), links);
             } catch (IOException e) {
                 // As GNU cp does for an unprivileged user: keep the group if possible, say nothing.
                 if (!isPermissionError(e)) {
                     ok = fail(src, dst, "failed to preserve ownership for {0}", e);
                 } else {
                     try {
-                        Files.setAttribute(dst, "unix:gid", st.gid(), LinkOption.NOFOLLOW_LINKS);
+                        Files.setAttribute(dst, "unix:gid", st.gid(), links);
                     } catch (IOException ignored) {
                         // the group is not ours to give either
                     }
@@ -85,7 +91,7 @@ final class Metadata {
         if (symlink && run.extras != null) {
             run.extras.setTimes(dst, st.atime(), st.mtime(), false);
         } else {
-            Files.getFileAttributeView(dst, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+            Files.getFileAttributeView(dst, BasicFileAttributeView.class, symlink ? NOFOLLOW : FOLLOW)
                     .setTimes(st.mtime(), st.atime(), null);
         }
     }

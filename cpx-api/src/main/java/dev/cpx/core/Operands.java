@@ -100,7 +100,7 @@ final class Operands {
             run.failed(EntryKind.FILE, src, target, Diagnostic.of("{0} and {1} are the same file", src, target));
             return;
         }
-        run.entries.dispatch(root, src, target, st, false);
+        run.entries.dispatch(root, InsertionOrder.IMMEDIATE, 0, src, target, st, false);
     }
 
     private static boolean sameFile(Stat src, Path target) {

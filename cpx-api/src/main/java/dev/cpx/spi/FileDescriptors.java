@@ -13,12 +13,16 @@ import java.nio.channels.FileChannel;
 public final class FileDescriptors {
 
     private static final MethodHandle CHANNEL_FD;
+    private static final MethodHandle NEW_FD;
+    private static final MethodHandle OPEN_CHANNEL;
     private static final MethodHandle FD_INT;
     private static final Availability AVAILABILITY;
 
     static {
         MethodHandle channelFd = null;
         MethodHandle fdInt = null;
+        MethodHandle newFd = null;
+        MethodHandle openChannel = null;
         Availability availability;
         try {
             Class<?> impl = Class.forName("sun.nio.ch.FileChannelImpl");
@@ -28,6 +32,10 @@ public final class FileDescriptors {
             fdField.setAccessible(true);
             channelFd = MethodHandles.lookup().unreflectGetter(channelField);
             fdInt = MethodHandles.lookup().unreflectGetter(fdField);
+            var ctor = FileDescriptor.class.getDeclaredConstructor(int.class);
+            ctor.setAccessible(true);
+            newFd = MethodHandles.lookup().unreflectConstructor(ctor);
+            openChannel = channelFactory(impl);
             availability = Availability.ok();
         } catch (ReflectiveOperationException | RuntimeException e) {
             availability = Availability.unavailable("file descriptors not accessible (start the JVM with "
@@ -35,10 +43,50 @@ public final class FileDescriptors {
         }
         CHANNEL_FD = channelFd;
         FD_INT = fdInt;
+        NEW_FD = newFd;
+        OPEN_CHANNEL = openChannel;
         AVAILABILITY = availability;
     }
 
     private FileDescriptors() {
+    }
+
+    /** FileChannelImpl.open(fd, path, readable, writable, [sync,] direct, parent): its parameters vary by JDK. */
+    private static MethodHandle channelFactory(Class<?> impl) throws ReflectiveOperationException {
+        for (var m : impl.getDeclaredMethods()) {
+            if (!m.getName().equals("open") || m.getParameterCount() < 6 || m.getParameterTypes()[0] != FileDescriptor.class) {
+                continue;
+            }
+            m.setAccessible(true);
+            MethodHandle h = MethodHandles.lookup().unreflect(m);
+            if (m.getParameterCount() == 6) {
+                // JDK 17: (fd, path, readable, writable, direct, parent)
+                return MethodHandles.insertArguments(h, 4, false, null);
+            }
+            if (m.getParameterCount() == 7) {
+                // JDK 21+: (fd, path, readable, writable, sync, direct, parent)
+                return MethodHandles.insertArguments(h, 4, false, false, null);
+            }
+        }
+        throw new NoSuchMethodException("FileChannelImpl.open(FileDescriptor, ...)");
+    }
+
+    /**
+     * A {@link FileChannel} that owns the open descriptor {@code fd} (closing the channel closes it),
+     * for native code that opens files in ways NIO cannot ({@code O_TMPFILE}).
+     *
+     * @param description what the descriptor is, for messages (not used to open anything)
+     */
+    public static FileChannel channel(int fd, String description, boolean readable, boolean writable) {
+        if (OPEN_CHANNEL == null) {
+            throw new IllegalStateException(AVAILABILITY.reason());
+        }
+        try {
+            FileDescriptor descriptor = (FileDescriptor) NEW_FD.invoke(fd);
+            return (FileChannel) OPEN_CHANNEL.invoke(descriptor, description, readable, writable);
+        } catch (Throwable e) {
+            throw new IllegalStateException("cannot wrap descriptor " + fd, e);
+        }
     }
 
     /** Whether descriptors can be read in this JVM. */

@@ -1,6 +1,7 @@
 package dev.cpx.spi;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.List;
@@ -32,4 +33,22 @@ public interface PosixExtras {
 
     /** Sets one extended attribute. */
     void setXattr(Path path, String name, byte[] value, boolean followLinks) throws IOException;
+
+    /**
+     * Opens a new regular file without a name in {@code directory} ({@code O_TMPFILE}), for writing,
+     * with permission bits {@code mode} (the umask applies). The file has no name until
+     * {@link #linkUnnamed}; if the process dies first, it vanishes. Returns null where the file
+     * system cannot do this, so the caller falls back to a temporary name.
+     */
+    default FileChannel createUnnamed(Path directory, int mode) throws IOException {
+        return null;
+    }
+
+    /**
+     * Gives a file from {@link #createUnnamed} the name {@code target} ({@code linkat}). Fails with
+     * {@link java.nio.file.FileAlreadyExistsException} when the name exists.
+     */
+    default void linkUnnamed(FileChannel file, Path target) throws IOException {
+        throw new UnsupportedOperationException("linkUnnamed");
+    }
 }

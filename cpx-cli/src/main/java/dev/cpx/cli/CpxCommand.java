@@ -1,0 +1,147 @@
+package dev.cpx.cli;
+
+import dev.cpx.api.CopyOptions;
+import dev.cpx.api.CopySummary;
+import dev.cpx.api.Cpx;
+import dev.cpx.api.EngineRegistry;
+import dev.cpx.api.PathBytes;
+import dev.cpx.api.ShellQuote;
+import dev.cpx.api.Source;
+import dev.cpx.spi.CopyEngine;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code cpx [OPTION]... SOURCE... DEST}: copy like GNU cp, in parallel, with a chosen engine. */
+@Command(name = "cpx",
+        versionProvider = VersionProvider.class,
+        sortOptions = false,
+        usageHelpAutoWidth = true,
+        customSynopsis = {
+            "Usage: cpx [OPTION]... [-T] SOURCE DEST",
+            "  or:  cpx [OPTION]... SOURCE... DIRECTORY",
+            "  or:  cpx [OPTION]... -t DIRECTORY SOURCE...",
+        },
+        description = "Copy SOURCE to DEST, or multiple SOURCE(s) to DIRECTORY, with parallel workers.%n",
+        footer = {"%nExit status: 0 if everything was copied, 1 if anything failed or the command line is wrong, "
+                + "130/143 when interrupted by SIGINT/SIGTERM."})
+public final class CpxCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    CpOptions cp;
+
+    @Mixin
+    EngineOptions engines;
+
+    @Option(names = "--debug", description = "Print stack traces of internal errors.")
+    boolean debug;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Display this help and exit.")
+    boolean help;
+
+    @Option(names = {"-V", "--version"}, versionHelp = true, description = "Output version information and exit.")
+    boolean version;
+
+    @Parameters(paramLabel = "SOURCE", arity = "0..*", description = "Files and directories to copy, then DEST.")
+    List<String> operands = new ArrayList<>();
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Reporter reporter = new Reporter(Main.programName(), out, err, cp.verbose,
+                new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)));
+        EngineRegistry registry = engines.discover();
+        registry.problems().forEach(p -> reporter.error("warning: " + p));
+        if (engines.listEngines) {
+            listEngines(registry, out);
+            return 0;
+        }
+        Operands ops = operands();
+        CopyOptions options = cp.toBuilder().engine(engines.engine).jobs(engines.jobs()).build();
+        CopyEngine engine;
+        try {
+            engine = registry.select(options.engine());
+        } catch (EngineRegistry.UnknownEngineException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        CopySummary summary = Cpx.create(registry).start(ops.sources, ops.destination, options, reporter).await();
+        out.flush();
+        assert engine != null;
+        return summary.succeeded() ? 0 : 1;
+    }
+
+    private record Operands(List<Source> sources, Path destination) {
+    }
+
+    /** GNU's operand rules: at least one source; a destination unless -t; exactly two with -T. */
+    private Operands operands() {
+        List<String> args = operands;
+        String dest;
+        List<String> sources;
+        if (cp.targetDirectory != null) {
+            if (cp.noTargetDirectory) {
+                throw usage("cannot combine --target-directory (-t) and --no-target-directory (-T)");
+            }
+            if (args.isEmpty()) {
+                throw usage("missing file operand");
+            }
+            dest = cp.targetDirectory;
+            sources = args;
+        } else {
+            if (args.isEmpty()) {
+                throw usage("missing file operand");
+            }
+            if (args.size() == 1) {
+                throw usage("missing destination file operand after " + ShellQuote.quote(args.get(0)));
+            }
+            if (cp.noTargetDirectory && args.size() > 2) {
+                throw usage("extra operand " + ShellQuote.quote(args.get(2)));
+            }
+            dest = args.get(args.size() - 1);
+            sources = args.subList(0, args.size() - 1);
+        }
+        List<Source> list = new ArrayList<>();
+        for (String s : sources) {
+            boolean slash = s.length() > 1 && s.endsWith("/") && !cp.stripTrailingSlashes;
+            list.add(new Source(PathBytes.path(s), slash));
+        }
+        return new Operands(list, PathBytes.path(dest));
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+
+    private static void listEngines(EngineRegistry registry, PrintWriter out) {
+        String format = "%-10s %-9s %-10s %s%n";
+        out.printf(format, "ID", "AVAILABLE", "VERSION", "DESCRIPTION");
+        String best;
+        try {
+            best = registry.select(CopyOptions.AUTO_ENGINE).id();
+        } catch (EngineRegistry.UnknownEngineException e) {
+            best = "";
+        }
+        for (CopyEngine e : registry.engines()) {
+            var availability = e.availability();
+            String description = e.description() + (e.id().equals(best) ? " [default]" : "")
+                    + (availability.available() ? "" : " (" + availability.reason() + ")");
+            out.printf(format, e.id(), availability.available() ? "yes" : "no", e.version(), description);
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package dev.cpx.cli;
+
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import picocli.CommandLine;
+import picocli.CommandLine.IExecutionExceptionHandler;
+import picocli.CommandLine.IParameterExceptionHandler;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.UnmatchedArgumentException;
+
+/** Entry point of the {@code cpx} command. */
+public final class Main {
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(RawArgs.of(args)));
+    }
+
+    /** The name messages start with: what the program was invoked as ({@code cp} when linked as cp). */
+    static String programName() {
+        String name = System.getProperty("cpx.program");
+        return name == null || name.isBlank() ? "cpx" : name;
+    }
+
+    /** Runs the command and returns the exit status. */
+    static int run(String[] args) {
+        PrintWriter out = new PrintWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), StandardCharsets.UTF_8));
+        PrintWriter err = new PrintWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.err), StandardCharsets.UTF_8), true);
+        try {
+            CommandLine cmd = commandLine(out, err);
+            String[] normalized;
+            try {
+                normalized = ArgNormalizer.normalize(cmd.getCommandSpec(), args);
+            } catch (ParameterException e) {
+                return cmd.getParameterExceptionHandler().handleParseException(e, args);
+            }
+            return cmd.execute(normalized);
+        } catch (Exception e) {
+            err.println(programName() + ": " + e.getMessage());
+            return 1;
+        } finally {
+            out.flush();
+            err.flush();
+        }
+    }
+
+    static CommandLine commandLine(PrintWriter out, PrintWriter err) {
+        CommandLine cmd = new CommandLine(new CpxCommand());
+        cmd.setCommandName(programName());
+        cmd.setOut(out);
+        cmd.setErr(err);
+        cmd.setPosixClusteredShortOptionsAllowed(true);
+        cmd.setUnmatchedOptionsArePositionalParams(false);
+        cmd.setOverwrittenOptionsAllowed(true);
+        cmd.setParameterExceptionHandler(parameterErrors());
+        cmd.setExecutionExceptionHandler(executionErrors());
+        cmd.setExitCodeExceptionMapper(e -> 1);
+        return cmd;
+    }
+
+    /** Usage errors: GNU's two lines, the message and where to get help; exit status 1 as GNU cp. */
+    private static IParameterExceptionHandler parameterErrors() {
+        return (ex, args) -> {
+            PrintWriter err = ex.getCommandLine().getErr();
+            err.println(programName() + ": " + gnuMessage(ex));
+            err.println("Try '" + programName() + " --help' for more information.");
+            return 1;
+        };
+    }
+
+    private static String gnuMessage(ParameterException ex) {
+        if (ex instanceof UnmatchedArgumentException u && !u.getUnmatched().isEmpty()) {
+            String arg = u.getUnmatched().get(0);
+            if (arg.startsWith("--")) {
+                return "unrecognized option '" + arg + "'";
+            }
+            if (arg.startsWith("-") && arg.length() > 1) {
+                return "invalid option -- '" + arg.charAt(1) + "'";
+            }
+        }
+        String message = ex.getMessage();
+        if (message.startsWith("Missing required parameter for option '")) {
+            String name = message.substring("Missing required parameter for option '".length(), message.indexOf('\'', 40));
+            return "option requires an argument -- '" + name.replaceFirst("^-+", "") + "'";
+        }
+        if (message.startsWith("Invalid value for option '")) {
+            return message.replace("Invalid value for option", "invalid argument for option");
+        }
+        return message;
+    }
+
+    /** Unexpected errors: one line, the stack trace only with --debug. */
+    private static IExecutionExceptionHandler executionErrors() {
+        return (ex, cmd, parseResult) -> {
+            PrintWriter err = cmd.getErr();
+            boolean debug = parseResult.hasMatchedOption("--debug") || System.getenv("CPX_DEBUG") != null;
+            err.println(programName() + ": " + (ex.getMessage() == null ? ex.toString() : ex.getMessage()));
+            if (debug) {
+                ex.printStackTrace(err);
+            }
+            return 1;
+        };
+    }
+}
