@@ -23,17 +23,39 @@ final class DirTask extends Task {
     private record Entry(Path path, Path name, Stat stat) {
     }
 
+    /**
+     * The command-line operand a directory is copied under, and the identity of its copy: meeting
+     * the copy while walking the source means the copy is inside its own source.
+     */
+    record Operand(Path source, Path target, long dev, long ino) {
+
+        static Operand of(Path source, Path target) {
+            try {
+                Stat copy = Stat.stat(target);
+                return new Operand(source, target, copy.dev(), copy.ino());
+            } catch (IOException e) {
+                return new Operand(source, target, -1, -1);
+            }
+        }
+
+        boolean isCopy(Stat st) {
+            return st.dev() == dev && st.ino() == ino;
+        }
+    }
+
     final Path src;
     final Path dst;
     final Stat st;
     private final Directories.State state;
+    private final Operand operand;
 
-    DirTask(Task parent, CopyRun run, Path src, Path dst, Stat st, Directories.State state) {
+    DirTask(Task parent, CopyRun run, Path src, Path dst, Stat st, Directories.State state, Operand operand) {
         super(parent, run);
         this.src = src;
         this.dst = dst;
         this.st = st;
         this.state = state;
+        this.operand = operand;
     }
 
     @Override
@@ -59,7 +81,7 @@ final class DirTask extends Task {
                 order.skip(i);
                 continue;
             }
-            run.entries.dispatch(this, order, i, e.path(), dst.resolve(e.name()), e.stat(), fresh);
+            run.entries.dispatch(this, order, i, e.path(), dst.resolve(e.name()), e.stat(), fresh, operand);
         }
     }
 

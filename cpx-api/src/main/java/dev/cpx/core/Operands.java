@@ -6,7 +6,6 @@ import dev.cpx.api.EntryKind;
 import dev.cpx.api.Source;
 import dev.cpx.api.TargetMode;
 import java.io.IOException;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -91,16 +90,12 @@ final class Operands {
                 run.failed(EntryKind.DIRECTORY, src, target, Diagnostic.of("-r not specified; omitting directory {0}", src));
                 return;
             }
-            if (isInside(target, st)) {
-                run.failed(EntryKind.DIRECTORY, src, target,
-                        Diagnostic.of("cannot copy a directory, {0}, into itself, {1}", src, target));
-                return;
-            }
-        } else if (sameFile(st, target)) {
+        }
+        if (sameFile(st, target)) {
             run.failed(EntryKind.FILE, src, target, Diagnostic.of("{0} and {1} are the same file", src, target));
             return;
         }
-        run.entries.dispatch(root, InsertionOrder.IMMEDIATE, 0, src, target, st, false);
+        run.entries.dispatch(root, InsertionOrder.IMMEDIATE, 0, src, target, st, false, null);
     }
 
     private static boolean sameFile(Stat src, Path target) {
@@ -109,23 +104,5 @@ final class Operands {
         } catch (IOException e) {
             return false;
         }
-    }
-
-    /** Whether {@code target} is the directory {@code dir} or lies below it. */
-    private static boolean isInside(Path target, Stat dir) {
-        Path p = target.toAbsolutePath();
-        while (p != null) {
-            try {
-                if (dir.sameFile(Stat.stat(p))) {
-                    return true;
-                }
-            } catch (NoSuchFileException e) {
-                // not created yet: look at its parent
-            } catch (IOException e) {
-                return false;
-            }
-            p = p.getParent();
-        }
-        return false;
     }
 }

@@ -1,0 +1,116 @@
+package dev.cpx.cli;
+
+import dev.cpx.api.PathBytes;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs the real {@code cpx} command in its own JVM, the way users run it, and GNU cp beside it.
+ * Arguments are strings that may carry surrogate-escaped bytes; they reach the process as the
+ * exact bytes (through a small shell wrapper), as a shell would pass them.
+ */
+final class Cli {
+
+    /** GNU cp, the reference; tests that compare with it skip clearly where it is missing. */
+    static final Path GNU_CP = Path.of("/usr/bin/cp");
+
+    private Cli() {
+    }
+
+    /** What a process did. */
+    record Result(int exit, String out, String err) {
+        @Override
+        public String toString() {
+            return "exit " + exit + "\n--- stdout\n" + out + "--- stderr\n" + err;
+        }
+    }
+
+    static List<String> javaCommand(String programName) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(ProcessHandle.current().info().command().orElse("java"));
+        cmd.add("--add-opens=java.base/sun.nio.fs=ALL-UNNAMED");
+        cmd.add("--add-opens=java.base/sun.nio.ch=ALL-UNNAMED");
+        cmd.add("--add-opens=java.base/java.io=ALL-UNNAMED");
+        cmd.add("--enable-native-access=ALL-UNNAMED");
+        cmd.add("-XX:+UseSerialGC");
+        cmd.add("-XX:TieredStopAtLevel=1");
+        cmd.add("-Dcpx.program=" + programName);
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(Main.class.getName());
+        return cmd;
+    }
+
+    /** Runs {@code cpx args...} in {@code dir}. */
+    static Result cpx(Path dir, String... args) throws IOException, InterruptedException {
+        return cpxAs("cpx", dir, Map.of(), args);
+    }
+
+    /** Runs cpx with the given program name and extra environment. */
+    static Result cpxAs(String programName, Path dir, Map<String, String> env, String... args)
+            throws IOException, InterruptedException {
+        List<String> cmd = javaCommand(programName);
+        return run(dir, env, cmd, args);
+    }
+
+    /** Runs GNU cp in {@code dir}. */
+    static Result gnu(Path dir, String... args) throws IOException, InterruptedException {
+        return run(dir, Map.of(), List.of(GNU_CP.toString()), args);
+    }
+
+    /**
+     * Runs {@code prefix + args}. Arguments go through a shell script written with each argument's
+     * bytes in octal escapes, so names that are not valid UTF-8 arrive intact.
+     */
+    static Result run(Path dir, Map<String, String> env, List<String> prefix, String... args)
+            throws IOException, InterruptedException {
+        Path script = Files.createTempFile("cpx-run", ".sh");
+        try {
+            StringBuilder sb = new StringBuilder("exec");
+            for (String p : prefix) {
+                sb.append(' ').append(shellBytes(PathBytes.encode(p)));
+            }
+            for (String a : args) {
+                sb.append(' ').append(shellBytes(PathBytes.encode(a)));
+            }
+            sb.append('\n');
+            Files.writeString(script, sb.toString(), StandardCharsets.US_ASCII);
+            ProcessBuilder pb = new ProcessBuilder("/bin/bash", script.toString()).directory(dir.toFile());
+            pb.environment().putAll(env);
+            Path out = Files.createTempFile("cpx-out", ".txt");
+            Path err = Files.createTempFile("cpx-err", ".txt");
+            pb.redirectOutput(out.toFile()).redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+            Process p = pb.start();
+            if (!p.waitFor(300, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IOException("timed out: " + String.join(" ", prefix) + " " + String.join(" ", args));
+            }
+            Result r = new Result(p.exitValue(), read(out), read(err));
+            Files.delete(out);
+            Files.delete(err);
+            return r;
+        } finally {
+            Files.deleteIfExists(script);
+        }
+    }
+
+    private static String read(Path p) throws IOException {
+        return PathBytes.decode(Files.readAllBytes(p));
+    }
+
+    /** {@code $'\ooo...'}: a bash word with exactly these bytes. */
+    static String shellBytes(byte[] bytes) {
+        StringBuilder sb = new StringBuilder("$'");
+        for (byte b : bytes) {
+            sb.append('\\').append(String.format("%03o", b & 0xFF));
+        }
+        return sb.append('\'').toString();
+    }
+}

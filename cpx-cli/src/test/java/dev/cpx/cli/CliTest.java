@@ -1,0 +1,150 @@
+package dev.cpx.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.cpx.testing.Trees;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The cpx command as users call it: real process, real trees, exit status and messages. */
+class CliTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void listsBothEngines() throws Exception {
+        Cli.Result r = Cli.cpx(dir, "--list-engines");
+        assertEquals(0, r.exit(), r::toString);
+        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("native ") && l.contains(" yes ")), r::toString);
+        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("nio ") && l.contains(" yes ")), r::toString);
+        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("native ") && l.contains("[default]")), r::toString);
+        assertEquals("", r.err());
+    }
+
+    @Test
+    void anUnknownEngineIsAUsageErrorNamingTheAvailableOnes() throws Exception {
+        Files.writeString(dir.resolve("a"), "x");
+        Cli.Result r = Cli.cpx(dir, "--engine=bogus", "a", "b");
+        assertEquals(1, r.exit(), r::toString);
+        assertEquals("cpx: unknown engine 'bogus'; available engines: native, nio\n"
+                + "Try 'cpx --help' for more information.\n", r.err());
+        assertFalse(Files.exists(dir.resolve("b")));
+    }
+
+    @Test
+    void versionNamesEnginesJdkAndOs() throws Exception {
+        Cli.Result r = Cli.cpx(dir, "--version");
+        assertEquals(0, r.exit(), r::toString);
+        assertTrue(r.out().startsWith("cpx "), r::toString);
+        assertTrue(r.out().contains("engine native "), r::toString);
+        assertTrue(r.out().contains("engine nio "), r::toString);
+        assertTrue(r.out().contains("java " + System.getProperty("java.version")), r::toString);
+        assertTrue(r.out().contains("os Linux"), r::toString);
+    }
+
+    @ParameterizedTest(name = "engine={0}")
+    @ValueSource(strings = {"native", "nio"})
+    void verboseListsEveryEntryLikeGnuCp(String engine) throws Exception {
+        assumeTrue(Files.isExecutable(Cli.GNU_CP), "GNU cp missing: comparison skipped");
+        Trees.generate(dir.resolve("src"));
+        Cli.Result gnu = Cli.gnu(dir, "-rv", "src", "g");
+        Cli.Result cpx = Cli.cpx(dir, "--engine=" + engine, "-rv", "src", "c");
+        assertEquals(0, cpx.exit(), cpx::toString);
+        assertEquals(sortedLines(gnu.out().replace(" -> 'g", " -> 'c").replace(" -> \"g", " -> \"c")), sortedLines(cpx.out()));
+        // A directory's line comes before the lines of its contents, as in GNU cp.
+        var lines = cpx.out().lines().toList();
+        assertTrue(lines.indexOf("'src/a' -> 'c/a'") < lines.indexOf("'src/a/big.bin' -> 'c/a/big.bin'"), cpx::toString);
+    }
+
+    private static String sortedLines(String s) {
+        return String.join("\n", s.lines().sorted().toList());
+    }
+
+    @ParameterizedTest(name = "engine={0}")
+    @ValueSource(strings = {"native", "nio"})
+    void namesThatAreNotUtf8CopyFromTheCommandLine(String engine) throws Exception {
+        byte[] name = {'x', (byte) 0xff, 'y'};
+        Files.write(Trees.child(dir, name), "bytes".getBytes(StandardCharsets.US_ASCII));
+        String arg = dev.cpx.api.PathBytes.decode(name);
+        String target = dev.cpx.api.PathBytes.decode(new byte[] {'t', (byte) 0xfe});
+        Cli.Result r = Cli.cpx(dir, "--engine=" + engine, "-v", arg, target);
+        assertEquals(0, r.exit(), r::toString);
+        assertEquals("'x'$'\\377''y' -> 't'$'\\376'\n", r.out());
+        assertArrayEquals("bytes".getBytes(StandardCharsets.US_ASCII), Files.readAllBytes(Trees.child(dir, new byte[] {'t', (byte) 0xfe})));
+    }
+
+    @Test
+    void usageErrorsMatchGnuCp() throws Exception {
+        assumeTrue(Files.isExecutable(Cli.GNU_CP), "GNU cp missing: comparison skipped");
+        Files.writeString(dir.resolve("a"), "x");
+        Files.createDirectory(dir.resolve("d"));
+        String[][] cases = {
+            {},
+            {"a"},
+            {"--bogus", "a", "b"},
+            {"-Z9", "a", "b"},
+            {"nonexistent", "b"},
+            {"d", "e"},
+            {"a", "a"},
+            {"-r", "d", "d/sub"},
+            {"a", "d", "nodir"},
+            {"-t", "nodir", "a"},
+            {"-T", "a", "b", "c"},
+            {"--verb", "a", "verbose-copy"},
+            {"--ver", "a", "b"},
+        };
+        for (String[] args : cases) {
+            Cli.Result gnu = Cli.run(dir, Map.of(), java.util.List.of(Cli.GNU_CP.toString()), args);
+            Cli.Result cpx = Cli.cpxAs("/usr/bin/cp", dir, Map.of(), args);
+            String what = "cp " + Arrays.toString(args) + "\n" + cpx;
+            assertEquals(gnu.exit(), cpx.exit(), what);
+            if (args.length > 0 && args[0].startsWith("-Z")) {
+                continue; // -Z (SELinux context) is reported differently; see the compatibility table
+            }
+            assertEquals(gnu.err(), cpx.err(), what);
+        }
+    }
+
+    @Test
+    void messagesUseTheNameTheProgramWasCalledBy() throws Exception {
+        Cli.Result r = Cli.cpxAs("cp", dir, Map.of(), "missing", "x");
+        assertEquals(1, r.exit());
+        assertEquals("cp: cannot stat 'missing': No such file or directory\n", r.err());
+    }
+
+    @ParameterizedTest(name = "engine={0}")
+    @ValueSource(strings = {"native", "nio"})
+    void aFailedOperandDoesNotStopTheOthers(String engine) throws Exception {
+        Files.writeString(dir.resolve("one"), "1");
+        Files.writeString(dir.resolve("two"), "2");
+        Path t = Files.createDirectory(dir.resolve("t"));
+        Cli.Result r = Cli.cpx(dir, "--engine=" + engine, "one", "missing", "two", "t");
+        assertEquals(1, r.exit(), r::toString);
+        assertEquals("cpx: cannot stat 'missing': No such file or directory\n", r.err());
+        assertEquals("1", Files.readString(t.resolve("one")));
+        assertEquals("2", Files.readString(t.resolve("two")));
+    }
+
+    @Test
+    void badJobCountsAreUsageErrors() throws Exception {
+        for (String j : new String[] {"0", "-1", "100000", "x"}) {
+            Cli.Result r = Cli.cpx(dir, "-j", j, "a", "b");
+            assertEquals(1, r.exit(), r::toString);
+            assertEquals(2, r.err().lines().count(), r::toString);
+            assertTrue(r.err().endsWith("Try 'cpx --help' for more information.\n"), r::toString);
+            assertFalse(r.err().contains("Exception"), r::toString);
+        }
+    }
+}
