@@ -1,6 +1,7 @@
 package dev.cpx.engine.natives;
 
 import dev.cpx.spi.Availability;
+import dev.cpx.spi.BufferedCopy;
 import dev.cpx.spi.CloneResult;
 import dev.cpx.spi.CopyEngine;
 import dev.cpx.spi.CopyRequest;
@@ -44,8 +45,11 @@ public final class NativeEngine implements CopyEngine {
 
     @Override
     public long copy(CopyRequest request) throws IOException {
-        int in = FileDescriptors.of(request.source());
-        int out = FileDescriptors.of(request.target());
+        int in = descriptor(request.source());
+        int out = descriptor(request.target());
+        if (in < 0 || out < 0) {
+            return BufferedCopy.copy(request);
+        }
         if (request.sparse() == SparseMode.NEVER) {
             return KernelCopy.copy(request, in, out, false);
         }
@@ -54,8 +58,11 @@ public final class NativeEngine implements CopyEngine {
 
     @Override
     public CloneResult cloneFile(FileChannel source, FileChannel target) throws IOException {
-        int in = FileDescriptors.of(source);
-        int out = FileDescriptors.of(target);
+        int in = descriptor(source);
+        int out = descriptor(target);
+        if (in < 0 || out < 0) {
+            return CloneResult.unsupported(Errno.message(Errno.EOPNOTSUPP));
+        }
         if (LibC.ioctl(out, FICLONE, in) == 0) {
             return CloneResult.success();
         }
@@ -64,5 +71,14 @@ public final class NativeEngine implements CopyEngine {
             return CloneResult.unsupported(Errno.message(errno));
         }
         throw Errno.copyFailure(errno);
+    }
+
+    /** The channel's descriptor, or -1 for a channel that has none (not the default file system's). */
+    private static int descriptor(FileChannel channel) {
+        try {
+            return FileDescriptors.of(channel);
+        } catch (IllegalStateException e) {
+            return -1;
+        }
     }
 }

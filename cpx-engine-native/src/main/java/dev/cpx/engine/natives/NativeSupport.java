@@ -48,7 +48,7 @@ final class NativeSupport {
             return Availability.ok();
         } catch (NoClassDefFoundError e) {
             // JNA missing, or an earlier failed initialisation of the binding class.
-            return Availability.unavailable("JNA not available: " + e.getMessage());
+            return Availability.unavailable("JNA not on the class path (missing " + e.getMessage() + ")");
         } catch (UnsatisfiedLinkError e) {
             return Availability.unavailable((nodes ? "mknod" : "C library") + " not loadable: " + e.getMessage());
         } catch (LinkageError | RuntimeException e) {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cpx.core.Errors;
+import dev.cpx.spi.CloneResult;
 import dev.cpx.spi.CopyProgress;
 import dev.cpx.spi.CopyRequest;
 import dev.cpx.spi.FileDescriptors;
@@ -15,9 +16,12 @@ import dev.cpx.spi.SparseMode;
 import dev.cpx.testing.Trees;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -142,6 +146,25 @@ class KernelCopyTest {
             assertEquals(0, engine.copy(new CopyRequest(in, out, 1000, 50, 2000, SparseMode.AUTO, CopyProgress.NONE)));
             assertEquals(0, engine.copy(new CopyRequest(in, out, 1000, CopyRequest.TO_END, 2000, SparseMode.NEVER, CopyProgress.NONE)));
         }
+    }
+
+    @Test
+    void channelsWithoutADescriptorUseTheReadWriteLoop() throws IOException {
+        byte[] data = Trees.randomBytes(200_000, 24);
+        Path zip = dir.resolve("a.zip");
+        try (FileSystem zipfs = FileSystems.newFileSystem(zip, Map.of("create", "true"))) {
+            Files.write(zipfs.getPath("entry"), data);
+        }
+        Path dst = dir.resolve("dst");
+        try (FileSystem zipfs = FileSystems.newFileSystem(zip);
+                FileChannel in = FileChannel.open(zipfs.getPath("entry"));
+                FileChannel out = create(dst)) {
+            assertEquals(data.length, engine.copy(CopyRequest.wholeFile(in, out, data.length, SparseMode.AUTO, CopyProgress.NONE)));
+            CloneResult clone = engine.cloneFile(in, out);
+            assertFalse(clone.cloned());
+            assertEquals("Operation not supported", clone.reason());
+        }
+        assertArrayEquals(data, Files.readAllBytes(dst));
     }
 
     @Test
