@@ -40,7 +40,7 @@ final class NewFile {
     static NewFile create(CopyRun run, Path target, int mode, boolean resumable) throws IOException {
         if (!resumable && run.extras != null && run.unnamedFiles) {
             Path dir = target.getParent() == null ? Path.of(".") : target.getParent();
-            FileChannel unnamed = run.extras.createUnnamed(dir, mode);
+            FileChannel unnamed = run.extras.createUnnamed(dir, mode & 0777);
             if (unnamed != null) {
                 return new NewFile(unnamed, null, run.extras);
             }

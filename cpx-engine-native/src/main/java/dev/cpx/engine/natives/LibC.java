@@ -45,6 +45,15 @@ final class LibC {
 
     static native int statx(int dirFd, byte[] path, int flags, int mask, byte[] statxBuffer);
 
+    // Unnamed files
+
+    /** {@code open(2)}; declared with its mode argument (variadic in C, passed in a register on 64-bit Linux). */
+    static native int open(byte[] path, int flags, int mode);
+
+    static native int linkat(int oldDirFd, byte[] oldPath, int newDirFd, byte[] newPath, int flags);
+
+    static native int close(int fd);
+
     // Metadata
 
     static native int utimensat(int dirFd, byte[] path, long[] times, int flags);

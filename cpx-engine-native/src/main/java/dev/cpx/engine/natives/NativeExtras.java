@@ -2,8 +2,10 @@ package dev.cpx.engine.natives;
 
 import dev.cpx.api.PathBytes;
 import dev.cpx.spi.Availability;
+import dev.cpx.spi.FileDescriptors;
 import dev.cpx.spi.PosixExtras;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystemException;
 import java.nio.file.Path;
@@ -26,6 +28,16 @@ public final class NativeExtras implements PosixExtras {
 
     private static final int AT_FDCWD = -100;
     private static final int AT_SYMLINK_NOFOLLOW = 0x100;
+    private static final int AT_SYMLINK_FOLLOW = 0x400;
+    private static final int AT_EMPTY_PATH = 0x1000;
+    private static final int O_WRONLY = 01;
+    private static final int O_CLOEXEC = 02000000;
+    /** {@code __O_TMPFILE | O_DIRECTORY}. */
+    private static final int O_TMPFILE = 020200000;
+    private static final byte[] EMPTY_PATH = {0};
+
+    /** Whether {@code linkat(fd, "", ..., AT_EMPTY_PATH)} is allowed (it needs CAP_DAC_READ_SEARCH); else /proc/self/fd. */
+    private static volatile boolean linkByDescriptor = true;
     /** {@code tv_nsec} value that leaves a time as it is. */
     private static final long UTIME_OMIT = (1L << 30) - 2;
     /** Attempts at reading a list or value that keeps growing between the size query and the read. */
@@ -44,6 +56,50 @@ public final class NativeExtras implements PosixExtras {
         }
         if (LibCNodes.mknod(cPath(path), mode, rdev) != 0) {
             throw Errno.forPath(Errno.last(), path);
+        }
+    }
+
+    /**
+     * {@code open(dir, O_TMPFILE | O_WRONLY)}: a file with no name. Null where the file system or
+     * kernel has no unnamed files ({@code EOPNOTSUPP}, {@code EISDIR}, {@code EINVAL}), so the
+     * scheduler uses a temporary name instead; other errors are the file system's answer.
+     */
+    @Override
+    public FileChannel createUnnamed(Path directory, int mode) throws IOException {
+        int fd = LibC.open(cPath(directory), O_TMPFILE | O_WRONLY | O_CLOEXEC, mode & 07777);
+        if (fd < 0) {
+            int errno = Errno.last();
+            if (errno == Errno.EOPNOTSUPP || errno == Errno.EISDIR || errno == Errno.EINVAL) {
+                return null;
+            }
+            throw Errno.forPath(errno, directory);
+        }
+        try {
+            return FileDescriptors.channel(fd, "unnamed file in directory", false, true);
+        } catch (IllegalStateException e) {
+            LibC.close(fd);
+            return null;
+        }
+    }
+
+    /** {@code linkat}: by descriptor where allowed, else through {@code /proc/self/fd/N}, as {@code open(2)} documents. */
+    @Override
+    public void linkUnnamed(FileChannel file, Path target) throws IOException {
+        int fd = FileDescriptors.of(file);
+        byte[] name = cPath(target);
+        if (linkByDescriptor) {
+            if (LibC.linkat(fd, EMPTY_PATH, AT_FDCWD, name, AT_EMPTY_PATH) == 0) {
+                return;
+            }
+            int errno = Errno.last();
+            if (errno != Errno.ENOENT && errno != Errno.EPERM && errno != Errno.EINVAL) {
+                throw Errno.forPath(errno, target);
+            }
+            linkByDescriptor = false;
+        }
+        byte[] proc = ("/proc/self/fd/" + fd + "\0").getBytes(StandardCharsets.US_ASCII);
+        if (LibC.linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW) != 0) {
+            throw Errno.forPath(Errno.last(), target);
         }
     }
 
