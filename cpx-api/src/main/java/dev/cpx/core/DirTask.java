@@ -23,26 +23,6 @@ final class DirTask extends Task {
     private record Entry(Path path, Path name, Stat stat) {
     }
 
-    /**
-     * The command-line operand a directory is copied under, and the identity of its copy: meeting
-     * the copy while walking the source means the copy is inside its own source.
-     */
-    record Operand(Path source, Path target, long dev, long ino) {
-
-        static Operand of(Path source, Path target) {
-            try {
-                Stat copy = Stat.stat(target);
-                return new Operand(source, target, copy.dev(), copy.ino());
-            } catch (IOException e) {
-                return new Operand(source, target, -1, -1);
-            }
-        }
-
-        boolean isCopy(Stat st) {
-            return st.dev() == dev && st.ino() == ino;
-        }
-    }
-
     final Path src;
     final Path dst;
     final Stat st;
@@ -75,11 +55,24 @@ final class DirTask extends Task {
         entries.sort(Comparator.comparingLong(e -> e.stat().ino()));
         InsertionOrder order = new SequencedInsertions(entries.size(), run.waitingDescriptors);
         boolean fresh = state == Directories.State.CREATED;
+        boolean towardsCopy = operand.leadsToCopy(st);
+        boolean stop = false;
         for (int i = 0; i < entries.size(); i++) {
             Entry e = entries.get(i);
-            if (run.cancelled()) {
+            if (stop || run.cancelled()) {
                 order.skip(i);
                 continue;
+            }
+            if (towardsCopy && e.stat().isDirectory()) {
+                if (operand.isCopy(e.stat())) {
+                    // GNU cp reports this once and stops here, and in each directory above on the way.
+                    order.skip(i);
+                    run.failed(EntryKind.DIRECTORY, operand.source(), operand.target(), Diagnostic.of(
+                            "cannot copy a directory, {0}, into itself, {1}", operand.source(), operand.target()));
+                    stop = true;
+                    continue;
+                }
+                stop = operand.leadsToCopy(e.stat());
             }
             run.entries.dispatch(this, order, i, e.path(), dst.resolve(e.name()), e.stat(), fresh, operand);
         }

@@ -1,7 +1,5 @@
 package dev.cpx.core;
 
-import dev.cpx.api.Diagnostic;
-import dev.cpx.api.EntryKind;
 import java.nio.file.Path;
 import java.util.concurrent.ForkJoinTask;
 
@@ -30,20 +28,13 @@ final class Entries {
      * @param operand the command-line operand this entry is under; null for the operand itself
      */
     void dispatch(Task parent, InsertionOrder order, int index, Path src, Path dst, Stat st, boolean dstAbsent,
-            DirTask.Operand operand) {
+            Operand operand) {
         if (st.isDirectory()) {
-            if (operand != null && operand.isCopy(st)) {
-                // The copy being made inside its own source: GNU cp copies everything else and reports this.
-                order.skip(index);
-                run.failed(EntryKind.DIRECTORY, src, dst,
-                        Diagnostic.of("cannot copy a directory, {0}, into itself, {1}", operand.source(), operand.target()));
-                return;
-            }
             order.insert(index, () -> {
                 Directories.State state = run.directories.create(src, dst, st, dstAbsent);
                 if (state != Directories.State.FAILED) {
                     parent.spawn(new DirTask(parent, run, src, dst, st, state,
-                            operand != null ? operand : DirTask.Operand.of(src, dst)));
+                            operand != null ? operand : Operand.of(src, st, dst)));
                 }
             }, false);
         } else if (st.isRegular() || (st.isSpecial() && !(run.options.recursive() && !run.options.copyContents()))) {
