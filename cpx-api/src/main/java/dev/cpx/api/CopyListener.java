@@ -13,6 +13,17 @@ public interface CopyListener {
     default void entryDone(FileOutcome outcome) {
     }
 
+    /** An existing destination entry was removed to be replaced ({@code --remove-destination}, links, special files). */
+    default void removed(java.nio.file.Path target) {
+    }
+
+    /**
+     * A missing parent directory of a {@code --parents} copy was created ({@code source} is the
+     * corresponding source directory).
+     */
+    default void parentCreated(java.nio.file.Path source, java.nio.file.Path target) {
+    }
+
     /** A warning that does not fail the copy (e.g. a source named twice). */
     default void warning(Diagnostic warning) {
     }

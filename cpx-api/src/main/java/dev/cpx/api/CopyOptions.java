@@ -34,6 +34,8 @@ import java.util.Set;
  * @param verify read back and compare each copied file
  * @param dryRun report what would be done, touch nothing
  * @param fsync make data and directories durable before returning
+ * @param defaultModes {@code --no-preserve=mode}: new entries get the default permissions (0666 for
+ *     files, 0777 for directories, less the umask) rather than the source's
  */
 public record CopyOptions(
         boolean recursive,
@@ -58,7 +60,8 @@ public record CopyOptions(
         boolean resume,
         boolean verify,
         boolean dryRun,
-        boolean fsync) {
+        boolean fsync,
+        boolean defaultModes) {
 
     /** The engine id that picks the best available engine. */
     public static final String AUTO_ENGINE = "auto";
@@ -79,12 +82,15 @@ public record CopyOptions(
         }
     }
 
-    /** The dereference mode in effect: the explicit one, else {@code -P} when recursive and {@code -L} otherwise (GNU). */
+    /**
+     * The dereference mode in effect: the explicit one, else as GNU cp: {@code -P} when recursive
+     * (unless making hard links, which follow links), {@code -L} otherwise.
+     */
     public Dereference effectiveDereference() {
         if (dereference != null) {
             return dereference;
         }
-        return recursive ? Dereference.NEVER : Dereference.ALWAYS;
+        return recursive && mode != CopyMode.HARD_LINK ? Dereference.NEVER : Dereference.ALWAYS;
     }
 
     public boolean preserves(Attribute attribute) {
@@ -121,6 +127,7 @@ public record CopyOptions(
         b.verify = verify;
         b.dryRun = dryRun;
         b.fsync = fsync;
+        b.defaultModes = defaultModes;
         return b;
     }
 
@@ -154,6 +161,7 @@ public record CopyOptions(
         private boolean verify;
         private boolean dryRun;
         private boolean fsync;
+        private boolean defaultModes;
 
         private Builder() {
         }
@@ -182,11 +190,12 @@ public record CopyOptions(
         public Builder verify(boolean v) { verify = v; return this; }
         public Builder dryRun(boolean v) { dryRun = v; return this; }
         public Builder fsync(boolean v) { fsync = v; return this; }
+        public Builder defaultModes(boolean v) { defaultModes = v; return this; }
 
         public CopyOptions build() {
             return new CopyOptions(recursive, dereference, preserve, overwrite, update, force, removeDestination, backup,
                     backupSuffix, mode, target, parents, oneFileSystem, sparse, reflink, copyContents, engine, jobs,
-                    excludes, resume, verify, dryRun, fsync);
+                    excludes, resume, verify, dryRun, fsync, defaultModes);
         }
     }
 }

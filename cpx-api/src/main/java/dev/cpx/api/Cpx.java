@@ -38,11 +38,13 @@ public final class Cpx {
 
     /**
      * Starts copying {@code sources} to {@code destination} in the background. Problems with single
-     * files or operands are reported to {@code listener} and counted, never thrown.
+     * files or operands are reported to {@code listener} and counted, never thrown. Paths are taken
+     * as a command line gives them: a trailing slash on a source follows a symbolic link, as the
+     * kernel does for {@code link/}.
      *
      * @throws EngineRegistry.UnknownEngineException when the options name an engine that is missing or unavailable
      */
-    public CopyJob start(List<Source> sources, Path destination, CopyOptions options, CopyListener listener)
+    public CopyJob start(List<Path> sources, Path destination, CopyOptions options, CopyListener listener)
             throws EngineRegistry.UnknownEngineException {
         var engine = registry.select(options.engine());
         return CopyRun.start(sources, destination, options, engine, registry.extras().orElse(null), listener);
@@ -57,6 +59,6 @@ public final class Cpx {
     /** Copies and waits, telling {@code listener} about each entry; see {@link #start}. */
     public CopySummary copy(List<Path> sources, Path destination, CopyOptions options, CopyListener listener)
             throws EngineRegistry.UnknownEngineException, InterruptedException {
-        return start(sources.stream().map(Source::of).toList(), destination, options, listener).await();
+        return start(sources, destination, options, listener).await();
     }
 }

@@ -36,11 +36,16 @@ public record Diagnostic(String template, List<Path> paths, String reason) {
         return new Diagnostic(template, paths, newReason);
     }
 
-    /** The message with each path quoted by {@code quote}, then {@code ": reason"} if there is one. */
+    /**
+     * The message with each path quoted by {@code quote}, then {@code ": reason"} if there is one.
+     * A placeholder written {@code {r0}} takes the path as it is, unquoted (GNU prints a few
+     * messages that way).
+     */
     public String format(Function<Path, String> quote) {
         String text = template;
         for (int i = 0; i < paths.size(); i++) {
             text = text.replace("{" + i + "}", quote.apply(paths.get(i)));
+            text = text.replace("{r" + i + "}", PathBytes.decode(PathBytes.of(paths.get(i))));
         }
         return reason.isEmpty() ? text : text + ": " + reason;
     }

@@ -11,8 +11,10 @@ import java.nio.file.Path;
  * @param target the destination path (may be null when it was never computed)
  * @param bytes data bytes written for it
  * @param diagnostic why it was skipped or failed; null when copied
+ * @param backup where the replaced destination was backed up ({@code --backup}); null if none
  */
-public record FileOutcome(EntryKind kind, Status status, Path source, Path target, long bytes, Diagnostic diagnostic) {
+public record FileOutcome(EntryKind kind, Status status, Path source, Path target, long bytes, Diagnostic diagnostic,
+        Path backup) {
 
     /** Per-entry result. */
     public enum Status {
@@ -22,14 +24,18 @@ public record FileOutcome(EntryKind kind, Status status, Path source, Path targe
     }
 
     public static FileOutcome copied(EntryKind kind, Path source, Path target, long bytes) {
-        return new FileOutcome(kind, Status.COPIED, source, target, bytes, null);
+        return new FileOutcome(kind, Status.COPIED, source, target, bytes, null, null);
+    }
+
+    public static FileOutcome copied(EntryKind kind, Path source, Path target, long bytes, Path backup) {
+        return new FileOutcome(kind, Status.COPIED, source, target, bytes, null, backup);
     }
 
     public static FileOutcome skipped(EntryKind kind, Path source, Path target, Diagnostic why) {
-        return new FileOutcome(kind, Status.SKIPPED, source, target, 0, why);
+        return new FileOutcome(kind, Status.SKIPPED, source, target, 0, why, null);
     }
 
     public static FileOutcome failed(EntryKind kind, Path source, Path target, Diagnostic why) {
-        return new FileOutcome(kind, Status.FAILED, source, target, 0, why);
+        return new FileOutcome(kind, Status.FAILED, source, target, 0, why, null);
     }
 }

@@ -68,17 +68,37 @@ public final class PathBytes {
         return encode(path.toString());
     }
 
-    /** A path of the default file system with exactly these bytes. */
+    /**
+     * A path of the default file system with exactly these bytes, as a command line gives them:
+     * nothing is normalized, so a trailing slash stays (and makes the kernel follow a symbolic link
+     * or insist on a directory, as for any program). Use {@link #withoutTrailingSlashes} before
+     * taking names from it.
+     */
     public static Path path(byte[] bytes) {
         if (NEW_PATH != null) {
             try {
-                // UnixPath normalizes (removes redundant slashes) only through its String constructor; do it here.
-                return (Path) NEW_PATH.invoke(FileSystems.getDefault(), normalize(bytes));
+                return (Path) NEW_PATH.invoke(FileSystems.getDefault(), bytes);
             } catch (Throwable e) {
                 throw new IllegalStateException(e);
             }
         }
         return Path.of(decode(bytes));
+    }
+
+    /** Whether {@code path} was given with a trailing slash ({@code dir/}, not the root itself). */
+    public static boolean hasTrailingSlash(Path path) {
+        byte[] b = of(path);
+        return b.length > 1 && b[b.length - 1] == '/';
+    }
+
+    /** {@code path} without its trailing slashes ({@code /} stays {@code /}), so its last name is a name. */
+    public static Path withoutTrailingSlashes(Path path) {
+        byte[] b = of(path);
+        int n = b.length;
+        while (n > 1 && b[n - 1] == '/') {
+            n--;
+        }
+        return n == b.length ? path : path(java.util.Arrays.copyOf(b, n));
     }
 
     /** A path from a string that may carry surrogate-escaped bytes (see the class comment). */
@@ -146,27 +166,5 @@ public final class PathBytes {
         }
         decoder.flush(out);
         return out.flip().toString();
-    }
-
-    private static byte[] normalize(byte[] bytes) {
-        int n = bytes.length;
-        int out = 0;
-        byte[] result = new byte[n];
-        for (int i = 0; i < n; i++) {
-            byte b = bytes[i];
-            if (b == '/' && out > 0 && result[out - 1] == '/') {
-                continue;
-            }
-            result[out++] = b;
-        }
-        if (out > 1 && result[out - 1] == '/') {
-            out--;
-        }
-        if (out == n) {
-            return bytes;
-        }
-        byte[] trimmed = new byte[out];
-        System.arraycopy(result, 0, trimmed, 0, out);
-        return trimmed;
     }
 }

@@ -8,7 +8,6 @@ import dev.cpx.api.Diagnostic;
 import dev.cpx.api.EntryKind;
 import dev.cpx.api.FileOutcome;
 import dev.cpx.api.Progress;
-import dev.cpx.api.Source;
 import dev.cpx.spi.CopyEngine;
 import dev.cpx.spi.CopyProgress;
 import dev.cpx.spi.PosixExtras;
@@ -36,6 +35,9 @@ public final class CopyRun implements CopyJob {
     final CopyListener listener;
     final Counters counters = new Counters();
     final FileCopier files;
+    final NonFiles nonFiles;
+    final Destinations destinations;
+    final Xattrs xattrs;
     final Directories directories;
     final Entries entries;
     final Metadata metadata;
@@ -58,6 +60,9 @@ public final class CopyRun implements CopyJob {
         this.extras = extras;
         this.listener = listener;
         this.files = new FileCopier(this);
+        this.nonFiles = new NonFiles(this);
+        this.destinations = new Destinations(this);
+        this.xattrs = new Xattrs(this);
         this.directories = new Directories(this);
         this.entries = new Entries(this);
         this.metadata = new Metadata(this);
@@ -76,7 +81,7 @@ public final class CopyRun implements CopyJob {
     }
 
     /** Starts a run in the background. */
-    public static CopyRun start(List<Source> sources, Path destination, CopyOptions options, CopyEngine engine,
+    public static CopyRun start(List<Path> sources, Path destination, CopyOptions options, CopyEngine engine,
             PosixExtras extras, CopyListener listener) {
         CopyRun run = new CopyRun(options, engine, extras, listener);
         run.pool.execute(new Root(run, List.copyOf(sources), destination));
@@ -118,6 +123,10 @@ public final class CopyRun implements CopyJob {
     // ---- outcomes -------------------------------------------------------------------------------------
 
     void copied(EntryKind kind, Path source, Path target, long bytes) {
+        copied(kind, source, target, bytes, null);
+    }
+
+    void copied(EntryKind kind, Path source, Path target, long bytes, Path backup) {
         switch (kind) {
             case FILE -> {
                 counters.files.increment();
@@ -129,7 +138,7 @@ public final class CopyRun implements CopyJob {
             default -> {
             }
         }
-        listener.entryDone(FileOutcome.copied(kind, source, target, bytes));
+        listener.entryDone(FileOutcome.copied(kind, source, target, bytes, backup));
     }
 
     void skipped(EntryKind kind, Path source, Path target, Diagnostic why) {
@@ -161,6 +170,17 @@ public final class CopyRun implements CopyJob {
         }
         String reason = "internal error: " + t + (trace.getBuffer().length() > 0 ? "\n" + trace : "");
         failed(EntryKind.UNKNOWN, task.subject(), null, Diagnostic.of("cannot copy {0}", task.subject(), reason));
+    }
+
+    /**
+     * Permission bits a new entry is created with: the source's, or for files and directories the
+     * defaults of {@code --no-preserve=mode} (special files keep the source's, as in GNU cp).
+     */
+    int creationMode(Stat st) {
+        if (options.defaultModes() && (st.isDirectory() || st.isRegular())) {
+            return st.isDirectory() ? 0777 : 0666;
+        }
+        return st.permissions();
     }
 
     boolean cancelled() {

@@ -3,6 +3,7 @@ package dev.cpx.core;
 import dev.cpx.api.Dereference;
 import dev.cpx.api.Diagnostic;
 import dev.cpx.api.EntryKind;
+import dev.cpx.api.PathBytes;
 import java.io.IOException;
 import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
@@ -54,6 +55,8 @@ final class DirTask extends Task {
         }
         entries.sort(Comparator.comparingLong(e -> e.stat().ino()));
         InsertionOrder order = new SequencedInsertions(entries.size(), run.waitingDescriptors);
+        // An operand given as "dir/" is listed as such; its entries are named "dir/name", as GNU cp names them.
+        Path into = PathBytes.withoutTrailingSlashes(dst);
         boolean fresh = state == Directories.State.CREATED;
         boolean towardsCopy = operand.leadsToCopy(st);
         boolean stop = false;
@@ -74,14 +77,14 @@ final class DirTask extends Task {
                 }
                 stop = operand.leadsToCopy(e.stat());
             }
-            run.entries.dispatch(this, order, i, e.path(), dst.resolve(e.name()), e.stat(), fresh, operand);
+            run.entries.dispatch(this, order, i, e.path(), into.resolve(e.name()), e.stat(), fresh, operand);
         }
     }
 
     /** The entries of the source directory with their attributes; null when it cannot be read (reported). */
     private List<Entry> list(boolean follow) {
         List<Entry> entries = new ArrayList<>();
-        try (DirectoryStream<Path> stream = Files.newDirectoryStream(src)) {
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(PathBytes.withoutTrailingSlashes(src))) {
             @SuppressWarnings("unchecked")
             SecureDirectoryStream<Path> secure = stream instanceof SecureDirectoryStream<?> s ? (SecureDirectoryStream<Path>) s : null;
             for (Path child : stream) {
@@ -90,9 +93,9 @@ final class DirTask extends Task {
                 }
                 Path name = child.getFileName();
                 try {
-                    entries.add(new Entry(child, name, secure != null ? Stat.at(secure, name, follow) : Stat.of(child, follow)));
+                    entries.add(new Entry(child, name, secure != null ? Stat.at(secure, name, child, follow) : Stat.of(child, follow)));
                 } catch (IOException e) {
-                    run.failed(EntryKind.UNKNOWN, child, dst.resolve(name), Diagnostic.of("cannot stat {0}", child, Errors.reason(e)));
+                    run.failed(EntryKind.UNKNOWN, child, dst, Diagnostic.of("cannot stat {0}", child, Errors.reason(e)));
                 }
             }
         } catch (IOException e) {

@@ -32,7 +32,7 @@ final class Directories {
     State create(Path src, Path dst, Stat st, boolean dstAbsent) {
         try {
             // Owner rwx while the contents are copied, whatever the source's mode: a read-only source still copies.
-            Files.createDirectory(dst, Permissions.attribute(st.permissions() | 0700));
+            Files.createDirectory(dst, Permissions.attribute(run.creationMode(st) | 0700));
             run.copied(EntryKind.DIRECTORY, src, dst, 0);
             return State.CREATED;
         } catch (FileAlreadyExistsException e) {
@@ -61,9 +61,10 @@ final class Directories {
             return;
         }
         boolean preserveMode = run.options.preserves(Attribute.MODE);
+        run.xattrs.copy(src, dst, dst);
         run.metadata.apply(src, dst, st, false);
         if (!preserveMode && state == State.CREATED) {
-            int wanted = st.permissions() & 0777 & ~Umask.get();
+            int wanted = run.creationMode(st) & 0777 & ~Umask.get();
             if ((wanted & 0700) != 0700) {
                 // Take back the owner bits added while copying.
                 run.metadata.chmod(src, dst, wanted);

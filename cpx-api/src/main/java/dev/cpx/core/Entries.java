@@ -1,12 +1,15 @@
 package dev.cpx.core;
 
+import dev.cpx.api.Attribute;
+import dev.cpx.api.CopyMode;
 import java.nio.file.Path;
 import java.util.concurrent.ForkJoinTask;
 
 /**
  * Sends each entry found to the work that copies it: data copies to tasks of their own (or inline
  * when enough work is queued), and the naming of every new entry through its directory's
- * {@link InsertionOrder}.
+ * {@link InsertionOrder}. Decides per entry between a copy, a link ({@code -l}, {@code -s}, a
+ * hard link kept with {@code --preserve=links}) and a recreated special file.
  */
 final class Entries {
 
@@ -14,9 +17,11 @@ final class Entries {
     private static final int QUEUE_TARGET = 16;
 
     private final CopyRun run;
+    private final HardLinks hardLinks;
 
     Entries(CopyRun run) {
         this.run = run;
+        this.hardLinks = run.options.preserves(Attribute.LINKS) ? new HardLinks() : null;
     }
 
     /**
@@ -30,17 +35,64 @@ final class Entries {
     void dispatch(Task parent, InsertionOrder order, int index, Path src, Path dst, Stat st, boolean dstAbsent,
             Operand operand) {
         if (st.isDirectory()) {
+            boolean otherFileSystem = run.options.oneFileSystem() && operand != null && st.dev() != operand.sourceDev();
             order.insert(index, () -> {
                 Directories.State state = run.directories.create(src, dst, st, dstAbsent);
-                if (state != Directories.State.FAILED) {
+                if (state == Directories.State.FAILED) {
+                    return;
+                }
+                if (otherFileSystem) {
+                    // -x: the mount point is copied, what is mounted on it is not.
+                    run.directories.finish(src, dst, st, state);
+                } else {
                     parent.spawn(new DirTask(parent, run, src, dst, st, state,
                             operand != null ? operand : Operand.of(src, st, dst)));
                 }
             }, false);
-        } else if (st.isRegular() || (st.isSpecial() && !(run.options.recursive() && !run.options.copyContents()))) {
+            return;
+        }
+        CopyMode mode = run.options.mode();
+        if (mode == CopyMode.HARD_LINK) {
+            order.insert(index, () -> run.nonFiles.hardLink(src, dst, st, dstAbsent, src, true), false);
+            return;
+        }
+        if (mode == CopyMode.SYMBOLIC_LINK) {
+            order.insert(index, () -> run.nonFiles.symbolicLink(src, dst, st, dstAbsent), false);
+            return;
+        }
+        if (hardLinks != null && st.nlink() > 1) {
+            // Held open until the first copy of this inode exists (or failed): see HardLinks.
+            parent.addToPendingCount(1);
+            HardLinks.Group first = hardLinks.claim(st, copy -> {
+                try {
+                    if (copy != null) {
+                        order.insert(index, () -> run.nonFiles.hardLink(src, dst, st, dstAbsent, copy, false), false);
+                    } else {
+                        copy(parent, order, index, src, dst, st, dstAbsent, null);
+                    }
+                } finally {
+                    parent.tryComplete();
+                }
+            });
+            if (first == null) {
+                return;
+            }
+            parent.addToPendingCount(-1);
+            // The first copy is named at once, out of turn: names waiting for it then never wait on an order.
+            order.skip(index);
+            copy(parent, InsertionOrder.IMMEDIATE, 0, src, dst, st, dstAbsent, first);
+            return;
+        }
+        copy(parent, order, index, src, dst, st, dstAbsent, null);
+    }
+
+    private void copy(Task parent, InsertionOrder order, int index, Path src, Path dst, Stat st, boolean dstAbsent,
+            HardLinks.Group links) {
+        boolean readAsData = st.isRegular() || (st.isSpecial() && !(run.options.recursive() && !run.options.copyContents()));
+        if (readAsData) {
             run.counters.filesFound.increment();
             run.counters.bytesFound.add(st.size());
-            FileTask task = new FileTask(parent, run, order, index, src, dst, st, dstAbsent);
+            FileTask task = new FileTask(parent, run, order, index, src, dst, st, dstAbsent, links);
             if (ForkJoinTask.getSurplusQueuedTaskCount() < QUEUE_TARGET) {
                 parent.spawn(task);
             } else {
@@ -48,9 +100,15 @@ final class Entries {
                 parent.runInline(task);
             }
         } else if (st.isSymlink()) {
-            order.insert(index, () -> run.files.copySymlink(src, dst, st, dstAbsent), false);
+            order.insert(index, () -> finish(links, run.nonFiles.copySymlink(src, dst, st, dstAbsent), dst), false);
         } else {
-            order.insert(index, () -> run.files.copySpecial(src, dst, st, dstAbsent), false);
+            order.insert(index, () -> finish(links, run.nonFiles.copySpecial(src, dst, st, dstAbsent), dst), false);
+        }
+    }
+
+    private static void finish(HardLinks.Group links, boolean made, Path dst) {
+        if (links != null) {
+            links.finish(made ? dst : null);
         }
     }
 }

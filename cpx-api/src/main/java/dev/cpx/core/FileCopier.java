@@ -1,16 +1,14 @@
 package dev.cpx.core;
 
+import dev.cpx.api.CopyMode;
 import dev.cpx.api.Diagnostic;
 import dev.cpx.api.EntryKind;
-import dev.cpx.api.OverwritePolicy;
 import dev.cpx.api.ReflinkMode;
 import dev.cpx.spi.CloneResult;
 import dev.cpx.spi.CopyRequest;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -18,18 +16,23 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Copies one non-directory entry. A new regular file is written as a {@link NewFile} (unnamed, or
- * under a temporary name) and given its final name only when its data and attributes are complete,
- * so no half-written file is ever visible under its final name. An existing destination file is
- * overwritten in place, as GNU cp does (same inode, hard links to it see the new data).
+ * Copies the data of one regular file (or, without {@code -r}, of a special file read as data). A
+ * new file is written as a {@link NewFile} (unnamed, or under a temporary name) and given its final
+ * name only when its data and attributes are complete, so no half-written file is ever visible under
+ * its final name. An existing destination file is overwritten in place, as GNU cp does (same inode,
+ * hard links to it see the new data), unless a backup or {@code --remove-destination} asks for a new one.
  */
 final class FileCopier {
 
-    private static final Set<OpenOption> READ = Set.of(StandardOpenOption.READ);
-    private static final Set<OpenOption> OVERWRITE = Set.of(StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
-
     /** Files at least this large are written under a name (.NAME.cpx-part), so --resume can continue them. */
     static final long RESUMABLE_SIZE = 64L << 20;
+
+    /** Files smaller than this are not checked for holes. */
+    static final long HOLE_CHECK_SIZE = 32L << 10;
+
+    private static final Set<OpenOption> READ = Set.of(StandardOpenOption.READ);
+    private static final Set<OpenOption> OVERWRITE = Set.of(StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+    private static final Set<OpenOption> ATTRIBUTES_ONLY = Set.of(StandardOpenOption.WRITE);
 
     private final CopyRun run;
     /** Source devices where cloning failed once (e.g. ext4): not tried again with {@code --reflink=auto}. */
@@ -39,8 +42,14 @@ final class FileCopier {
         this.run = run;
     }
 
-    /** Copies a regular file (or reads a special file as data); names it in {@code order}'s turn. */
-    void copyFile(InsertionOrder order, int index, Path src, Path dst, Stat st, boolean dstAbsent) {
+    /**
+     * Copies {@code src} to {@code dst} and names it in {@code order}'s turn at {@code index}.
+     *
+     * @param links the hard-link group this file is the first copy of, or null; such a file is named
+     *     at once ({@code order} is {@link InsertionOrder#IMMEDIATE}), so the group learns its fate here
+     */
+    void copyFile(InsertionOrder order, int index, Path src, Path dst, Stat st, boolean dstAbsent, HardLinks.Group links) {
+        Path[] published = {null};
         boolean[] named = {false};
         InsertionOrder once = new InsertionOrder() {
             @Override
@@ -59,43 +68,44 @@ final class FileCopier {
             if (run.cancelled()) {
                 return;
             }
-            Stat existing = dstAbsent ? null : lstatOrNull(dst);
-            if (existing == null) {
-                createNew(once, index, src, dst, st);
-            } else {
-                once.skip(index);
-                if (mayOverwrite(EntryKind.FILE, src, dst, st, existing)) {
-                    overwrite(src, dst, st);
+            Destinations.Decision d = run.destinations.prepare(EntryKind.FILE, src, dst, st, dstAbsent, false, false);
+            switch (d.action()) {
+                case SKIP -> once.skip(index);
+                case OVERWRITE -> {
+                    once.skip(index);
+                    if (overwrite(d.source(), dst, st)) {
+                        published[0] = dst;
+                    }
                 }
+                case CREATE -> createNew(once, index, d.source(), dst, st, d.backup(), p -> published[0] = p);
             }
         } finally {
             if (!named[0]) {
                 order.skip(index);
             }
+            if (links != null) {
+                links.finish(published[0]);
+            }
             run.counters.filesDone.increment();
         }
     }
 
-    private void createNew(InsertionOrder order, int index, Path src, Path dst, Stat st) {
-        NewFile file;
-        long bytes;
-        try (FileChannel in = openSource(src)) {
-            if (in == null) {
-                order.skip(index);
-                return;
+    private void createNew(InsertionOrder order, int index, Path src, Path dst, Stat st, Path backup,
+            java.util.function.Consumer<Path> onPublished) {
+        boolean attributesOnly = run.options.mode() == CopyMode.ATTRIBUTES_ONLY;
+        NewFile file = null;
+        long bytes = -1;
+        try (FileChannel in = attributesOnly ? null : openSource(src, dst)) {
+            if (in != null || attributesOnly) {
+                try {
+                    file = NewFile.create(run, dst, run.creationMode(st), st.size() >= RESUMABLE_SIZE && !attributesOnly);
+                    bytes = attributesOnly ? 0 : transfer(in, file.channel(), src, dst, st);
+                } catch (IOException e) {
+                    run.failed(EntryKind.FILE, src, dst, Diagnostic.of("cannot create regular file {0}", dst, Errors.reason(e)));
+                }
             }
-            try {
-                file = NewFile.create(run, dst, st.permissions(), st.size() >= RESUMABLE_SIZE);
-            } catch (IOException e) {
-                order.skip(index);
-                run.failed(EntryKind.FILE, src, dst, Diagnostic.of("cannot create regular file {0}", dst, Errors.reason(e)));
-                return;
-            }
-            bytes = transfer(in, file.channel(), src, dst, st);
         } catch (IOException e) {
-            // Closing the source failed; the copy itself was reported by transfer.
-            bytes = -1;
-            file = null;
+            // Closing the source failed after the copy: the copy itself stands.
         }
         if (bytes < 0) {
             if (file != null) {
@@ -104,6 +114,7 @@ final class FileCopier {
             order.skip(index);
             return;
         }
+        run.xattrs.copy(src, file.attributesPath(), dst);
         run.metadata.apply(src, file.attributesPath(), st, false);
         try {
             file.finishWriting();
@@ -115,64 +126,82 @@ final class FileCopier {
         }
         NewFile complete = file;
         long copied = bytes;
-        order.insert(index, () -> publish(complete, src, dst, copied), !complete.isNamed());
-    }
-
-    private void publish(NewFile file, Path src, Path dst, long bytes) {
-        try {
-            file.publish(dst);
-        } catch (IOException e) {
-            file.abandon(false);
-            run.failed(EntryKind.FILE, src, dst, Diagnostic.of("cannot create regular file {0}", dst, Errors.reason(e)));
-            return;
-        }
-        run.copied(EntryKind.FILE, src, dst, bytes);
-    }
-
-    private void overwrite(Path src, Path dst, Stat st) {
-        long bytes;
-        try (FileChannel in = openSource(src)) {
-            if (in == null) {
+        order.insert(index, () -> {
+            try {
+                complete.publish(dst);
+            } catch (IOException e) {
+                complete.abandon(false);
+                run.failed(EntryKind.FILE, src, dst, Diagnostic.of("cannot create regular file {0}", dst, Errors.reason(e)));
                 return;
+            }
+            onPublished.accept(dst);
+            run.copied(EntryKind.FILE, src, dst, copied, backup);
+        }, !complete.isNamed());
+    }
+
+    /** Writes into the existing regular file {@code dst}; true when done (else reported). */
+    private boolean overwrite(Path src, Path dst, Stat st) {
+        boolean attributesOnly = run.options.mode() == CopyMode.ATTRIBUTES_ONLY;
+        long bytes;
+        try (FileChannel in = attributesOnly ? null : openSource(src, dst)) {
+            if (in == null && !attributesOnly) {
+                return false;
             }
             FileChannel out;
             try {
-                out = FileChannel.open(dst, OVERWRITE);
+                out = FileChannel.open(dst, attributesOnly ? ATTRIBUTES_ONLY : OVERWRITE);
             } catch (IOException e) {
                 if (!run.options.force()) {
                     run.failed(EntryKind.FILE, src, dst, Diagnostic.of("cannot create regular file {0}", dst, Errors.reason(e)));
-                    return;
+                    return false;
                 }
                 // -f: remove what cannot be opened and make a new file in its place.
-                try {
-                    Files.delete(dst);
-                } catch (IOException removeError) {
-                    run.failed(EntryKind.FILE, src, dst, Diagnostic.of("cannot remove {0}", dst, Errors.reason(removeError)));
-                    return;
+                if (!run.destinations.remove(EntryKind.FILE, src, dst)) {
+                    return false;
                 }
-                in.close();
-                createNew(InsertionOrder.IMMEDIATE, 0, src, dst, st);
-                return;
+                boolean[] done = {false};
+                createNew(InsertionOrder.IMMEDIATE, 0, src, dst, st, null, p -> done[0] = p != null);
+                return done[0];
             }
             try (out) {
-                bytes = transfer(in, out, src, dst, st);
+                bytes = attributesOnly ? 0 : transfer(in, out, src, dst, st);
             }
         } catch (IOException e) {
             run.failed(EntryKind.FILE, src, dst, Diagnostic.of("error writing {0}", dst, Errors.reason(e)));
-            return;
+            return false;
         }
         if (bytes < 0) {
-            return;
+            return false;
         }
+        run.xattrs.copy(src, dst, dst);
         run.metadata.apply(src, dst, st, false);
-        run.copied(EntryKind.FILE, src, dst, bytes);
+        run.copied(EntryKind.FILE, src, dst, bytes, null);
+        return true;
     }
 
-    private FileChannel openSource(Path src) {
+    /**
+     * Whether the source has holes, when the extras can tell cheaply. Files under
+     * {@link #HOLE_CHECK_SIZE} are treated as dense without a system call, as a hole that small saves little.
+     */
+    private CopyRequest.Holes holes(FileChannel in, Stat st) {
+        if (run.options.sparse() == dev.cpx.spi.SparseMode.NEVER || run.extras == null || !st.isRegular()) {
+            return CopyRequest.Holes.UNKNOWN;
+        }
+        if (st.size() < HOLE_CHECK_SIZE) {
+            return CopyRequest.Holes.NONE;
+        }
+        long allocated = run.extras.allocatedBytes(in);
+        if (allocated < 0) {
+            return CopyRequest.Holes.UNKNOWN;
+        }
+        return allocated < st.size() ? CopyRequest.Holes.SOME : CopyRequest.Holes.NONE;
+    }
+
+    private FileChannel openSource(Path src, Path dst) {
         try {
             return FileChannel.open(src, READ);
         } catch (IOException e) {
-            run.failed(EntryKind.FILE, src, null, Diagnostic.of("cannot open {0} for reading", src, Errors.reason(e)));
+            run.failed(EntryKind.FILE, src, dst, Diagnostic.of("cannot open {0} for reading", src, Errors.reason(e)));
             return null;
         }
     }
@@ -199,7 +228,8 @@ final class FileCopier {
                     noClone.add(st.dev());
                 }
             }
-            return run.engine.copy(CopyRequest.wholeFile(in, out, st.size(), run.options.sparse(), run.byteProgress));
+            return run.engine.copy(CopyRequest.wholeFile(in, out, st.size(), run.options.sparse(), run.byteProgress,
+                    holes(in, st)));
         } catch (InterruptedIOException e) {
             run.skipped(EntryKind.FILE, src, dst, Diagnostic.of("interrupted while copying {0}", src));
             return -1;
@@ -209,128 +239,6 @@ final class FileCopier {
                     : Diagnostic.of("error reading {0}", src, Errors.reason(e));
             run.failed(EntryKind.FILE, src, dst, why);
             return -1;
-        }
-    }
-
-    /** Copies a symbolic link as a link with the same target text. */
-    void copySymlink(Path src, Path dst, Stat st, boolean dstAbsent) {
-        if (run.cancelled()) {
-            return;
-        }
-        Path target;
-        try {
-            target = Files.readSymbolicLink(src);
-        } catch (IOException e) {
-            run.failed(EntryKind.SYMLINK, src, dst, Diagnostic.of("cannot read symbolic link {0}", src, Errors.reason(e)));
-            return;
-        }
-        if (!dstAbsent && !replaceNonDirectory(EntryKind.SYMLINK, src, dst, st)) {
-            return;
-        }
-        try {
-            Files.createSymbolicLink(dst, target);
-        } catch (IOException e) {
-            run.failed(EntryKind.SYMLINK, src, dst, Diagnostic.of("cannot create symbolic link {0}", dst, Errors.reason(e)));
-            return;
-        }
-        run.metadata.apply(src, dst, st, true);
-        run.copied(EntryKind.SYMLINK, src, dst, 0);
-    }
-
-    /** Recreates a FIFO, socket or device node; never opens it. */
-    void copySpecial(Path src, Path dst, Stat st, boolean dstAbsent) {
-        if (run.cancelled()) {
-            return;
-        }
-        String what = st.type() == Stat.S_IFIFO ? "cannot create fifo {0}" : "cannot create special file {0}";
-        if (run.extras == null) {
-            run.failed(EntryKind.SPECIAL, src, dst, Diagnostic.of(what, dst, "Operation not supported (no native support loaded)"));
-            return;
-        }
-        if (!dstAbsent && !replaceNonDirectory(EntryKind.SPECIAL, src, dst, st)) {
-            return;
-        }
-        try {
-            run.extras.makeNode(dst, st.mode(), st.rdev());
-        } catch (IOException e) {
-            run.failed(EntryKind.SPECIAL, src, dst, Diagnostic.of(what, dst, Errors.reason(e)));
-            return;
-        }
-        run.metadata.apply(src, dst, st, false);
-        run.copied(EntryKind.SPECIAL, src, dst, 0);
-    }
-
-    /**
-     * Before making a link or node where something may exist: refuses directories and the source
-     * itself, applies the overwrite policy, and removes the old entry. Returns false when the entry
-     * is not to be copied (already reported).
-     */
-    private boolean replaceNonDirectory(EntryKind kind, Path src, Path dst, Stat st) {
-        Stat existing = lstatOrNull(dst);
-        if (existing == null) {
-            return true;
-        }
-        if (!mayOverwrite(kind, src, dst, st, existing)) {
-            return false;
-        }
-        try {
-            Files.delete(dst);
-            return true;
-        } catch (NoSuchFileException e) {
-            return true;
-        } catch (IOException e) {
-            run.failed(kind, src, dst, Diagnostic.of("cannot remove {0}", dst, Errors.reason(e)));
-            return false;
-        }
-    }
-
-    /** The checks and policies before replacing an existing destination; false when it must be kept (reported). */
-    private boolean mayOverwrite(EntryKind kind, Path src, Path dst, Stat st, Stat existing) {
-        if (existing.isDirectory()) {
-            run.failed(kind, src, dst, Diagnostic.of("cannot overwrite directory {0} with non-directory", dst));
-            return false;
-        }
-        if (st.sameFile(existing) || (existing.isSymlink() && kind == EntryKind.FILE && st.sameFile(statOrNull(dst)))) {
-            run.failed(kind, src, dst, Diagnostic.of("{0} and {1} are the same file", src, dst));
-            return false;
-        }
-        OverwritePolicy policy = run.options.overwrite();
-        if (policy == OverwritePolicy.NO_CLOBBER) {
-            run.skipped(kind, src, dst, Diagnostic.of("not overwriting {0}", dst));
-            return false;
-        }
-        if (run.options.update() && existing.mtime().compareTo(st.mtime()) >= 0) {
-            run.skipped(kind, src, dst, Diagnostic.of("not replacing {0}: not older than the source", dst));
-            return false;
-        }
-        if (policy == OverwritePolicy.ASK && !run.confirm(Diagnostic.of("overwrite {0}?", dst))) {
-            run.skipped(kind, src, dst, Diagnostic.of("not overwriting {0}", dst));
-            return false;
-        }
-        return true;
-    }
-
-    private Stat lstatOrNull(Path p) {
-        try {
-            return Stat.lstat(p);
-        } catch (IOException e) {
-            return null;
-        }
-    }
-
-    private static Stat statOrNull(Path p) {
-        try {
-            return Stat.stat(p);
-        } catch (IOException e) {
-            return null;
-        }
-    }
-
-    private static void deleteQuietly(Path p) {
-        try {
-            Files.deleteIfExists(p);
-        } catch (IOException e) {
-            // best effort: the partial file keeps its temporary name either way
         }
     }
 }

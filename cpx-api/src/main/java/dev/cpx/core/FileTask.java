@@ -11,8 +11,10 @@ final class FileTask extends Task {
     private final Path dst;
     private final Stat st;
     private final boolean dstAbsent;
+    private final HardLinks.Group links;
 
-    FileTask(Task parent, CopyRun run, InsertionOrder order, int index, Path src, Path dst, Stat st, boolean dstAbsent) {
+    FileTask(Task parent, CopyRun run, InsertionOrder order, int index, Path src, Path dst, Stat st, boolean dstAbsent,
+            HardLinks.Group links) {
         super(parent, run);
         this.order = order;
         this.index = index;
@@ -20,11 +22,12 @@ final class FileTask extends Task {
         this.dst = dst;
         this.st = st;
         this.dstAbsent = dstAbsent;
+        this.links = links;
     }
 
     @Override
     void execute() {
-        run.files.copyFile(order, index, src, dst, st, dstAbsent);
+        run.files.copyFile(order, index, src, dst, st, dstAbsent, links);
     }
 
     @Override

@@ -87,9 +87,13 @@ final class Metadata {
         }
     }
 
+    /**
+     * One {@code utimensat} through the native extras where present. The JDK's own {@code setTimes}
+     * opens the file (a FIFO would block forever) and loses nanoseconds on links on JDK 17.
+     */
     private void setTimes(Path dst, Stat st, boolean symlink) throws IOException {
-        if (symlink && run.extras != null) {
-            run.extras.setTimes(dst, st.atime(), st.mtime(), false);
+        if (run.extras != null) {
+            run.extras.setTimes(dst, st.atime(), st.mtime(), !symlink);
         } else {
             Files.getFileAttributeView(dst, BasicFileAttributeView.class, symlink ? NOFOLLOW : FOLLOW)
                     .setTimes(st.mtime(), st.atime(), null);

@@ -13,20 +13,21 @@ import java.util.List;
  * same places, so the result is the same.
  *
  * @param source the operand
+ * @param sourceDev the device of the operand, where {@code -x} stays
  * @param target the copy being made
  * @param copy identity of the copy (device, inode)
  * @param chain identities of the source directories from the operand down to the copy's parent;
  *     empty when the copy is not inside the source
  */
-record Operand(Path source, Path target, long[] copy, List<long[]> chain) {
+record Operand(Path source, long sourceDev, Path target, long[] copy, List<long[]> chain) {
 
     /** The operand {@code source} whose copy {@code target} has just been created. */
     static Operand of(Path source, Stat sourceStat, Path target) {
         try {
             Stat copy = Stat.stat(target);
-            return new Operand(source, target, new long[] {copy.dev(), copy.ino()}, chainTo(sourceStat, target));
+            return new Operand(source, sourceStat.dev(), target, new long[] {copy.dev(), copy.ino()}, chainTo(sourceStat, target));
         } catch (IOException e) {
-            return new Operand(source, target, new long[] {-1, -1}, List.of());
+            return new Operand(source, sourceStat.dev(), target, new long[] {-1, -1}, List.of());
         }
     }
 

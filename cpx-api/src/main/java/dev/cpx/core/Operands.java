@@ -3,11 +3,15 @@ package dev.cpx.core;
 import dev.cpx.api.Dereference;
 import dev.cpx.api.Diagnostic;
 import dev.cpx.api.EntryKind;
-import dev.cpx.api.Source;
+import dev.cpx.api.PathBytes;
 import dev.cpx.api.TargetMode;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * GNU cp's reading of the command line's operands: whether the destination is a directory to copy
@@ -18,28 +22,98 @@ final class Operands {
 
     private final CopyRun run;
     private final Root root;
+    /** Sources started so far (device, inode), to warn about one named twice. */
+    private final Set<List<Long>> sourcesSeen = new HashSet<>();
+    /** Non-directory targets made by earlier operands: a later one must not overwrite them. */
+    private final Set<Path> targetsMade = new HashSet<>();
+    /** Parent directories made for --parents, whose attributes are set at the end. */
+    private final List<Parent> parentsMade = new ArrayList<>();
+
+    private record Parent(Path source, Path target, Stat stat) {
+    }
 
     Operands(CopyRun run, Root root) {
         this.run = run;
         this.root = root;
     }
 
-    void start(List<Source> sources, Path destination) {
+    void start(List<Path> sources, Path destination) {
         Boolean into = intoDirectory(sources, destination);
         if (into == null) {
             return;
         }
-        for (Source source : sources) {
+        if (run.options.parents() && !into) {
+            run.failed(EntryKind.DIRECTORY, null, destination,
+                    Diagnostic.of("with --parents, the destination must be a directory", destination));
+            return;
+        }
+        Path destDir = PathBytes.withoutTrailingSlashes(destination);
+        for (Path source : sources) {
             if (run.cancelled()) {
                 return;
             }
-            Path target = into ? inside(destination, source.path()) : destination;
-            startOne(source, target);
+            Path named = PathBytes.withoutTrailingSlashes(source);
+            Path target;
+            if (run.options.parents()) {
+                target = destDir.resolve(relative(named));
+                if (!makeParents(named, target)) {
+                    continue;
+                }
+            } else {
+                target = into ? inside(destDir, named) : destination;
+            }
+            startOne(source, target, into);
+        }
+    }
+
+    /** The source's path without its leading slashes, to append under the target directory. */
+    private static Path relative(Path source) {
+        Path root = source.getRoot();
+        return root == null ? source : root.relativize(source);
+    }
+
+    /**
+     * {@code --parents}: creates the missing directories between the target directory and the copy of
+     * {@code source}, each with the mode of its source directory, as GNU cp does.
+     */
+    private boolean makeParents(Path source, Path target) {
+        Path relative = relative(source);
+        int count = relative.getNameCount();
+        Path base = target;
+        for (int i = 0; i < count; i++) {
+            base = base.getParent();
+        }
+        Path srcDir = source.getRoot() == null ? null : source.getRoot();
+        Path dstDir = base;
+        for (int i = 0; i < count - 1; i++) {
+            Path name = relative.getName(i);
+            srcDir = srcDir == null ? name : srcDir.resolve(name);
+            dstDir = dstDir.resolve(name);
+            try {
+                Stat srcStat = Stat.stat(srcDir);
+                if (Destinations.lstatOrNull(dstDir) == null) {
+                    Files.createDirectory(dstDir, Permissions.attribute(srcStat.permissions()));
+                    run.listener.parentCreated(srcDir, dstDir);
+                    parentsMade.add(new Parent(srcDir, dstDir, srcStat));
+                }
+            } catch (IOException e) {
+                run.failed(EntryKind.DIRECTORY, srcDir, dstDir, Diagnostic.of("cannot make directory {0}", dstDir, Errors.reason(e)));
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** After everything: the parents made for --parents get their preserved attributes, deepest first. */
+    void finishParents() {
+        for (int i = parentsMade.size() - 1; i >= 0; i--) {
+            Parent p = parentsMade.get(i);
+            run.metadata.apply(p.source(), p.target(), p.stat(), false);
         }
     }
 
     /** True to copy into {@code destination}, false to make it the copy, null after a fatal error. */
-    private Boolean intoDirectory(List<Source> sources, Path destination) {
+    private Boolean intoDirectory(List<Path> sources, Path destination) {
         TargetMode mode = run.options.target();
         if (mode == TargetMode.NO_DIRECTORY) {
             return false;
@@ -62,7 +136,7 @@ final class Operands {
             return null;
         }
         if (!isDir && sources.size() > 1) {
-            run.failed(EntryKind.DIRECTORY, null, destination, Diagnostic.of("target {0} is not a directory", destination));
+            run.failed(EntryKind.DIRECTORY, null, destination, Diagnostic.of("target {0}", destination, "Not a directory"));
             return null;
         }
         return isDir;
@@ -74,10 +148,13 @@ final class Operands {
         return name == null ? dir : dir.resolve(name);
     }
 
-    private void startOne(Source source, Path target) {
-        Path src = source.path();
+    /**
+     * @param src the source as given (a trailing slash makes the kernel follow a link, or insist on a directory)
+     * @param target the copy, as given when it is the destination operand itself
+     */
+    private void startOne(Path src, Path target, boolean into) {
         Dereference deref = run.options.effectiveDereference();
-        boolean follow = deref != Dereference.NEVER || source.trailingSlash();
+        boolean follow = deref != Dereference.NEVER || PathBytes.hasTrailingSlash(src);
         Stat st;
         try {
             st = Stat.of(src, follow);
@@ -91,9 +168,25 @@ final class Operands {
                 return;
             }
         }
-        if (sameFile(st, target)) {
-            run.failed(EntryKind.FILE, src, target, Diagnostic.of("{0} and {1} are the same file", src, target));
+        if (into && !sourcesSeen.add(List.of(st.dev(), st.ino()))) {
+            run.warning(Diagnostic.of(st.isDirectory() ? "warning: source directory {0} specified more than once"
+                    : "warning: source file {0} specified more than once", src));
             return;
+        }
+        if (!st.isDirectory() && targetsMade.contains(target)) {
+            run.failed(EntryKind.FILE, src, target, Diagnostic.of("will not overwrite just-created {0} with {1}", target, src));
+            return;
+        }
+        if (st.isDirectory() && sameFile(st, target) && run.options.target() == TargetMode.NO_DIRECTORY) {
+            run.failed(EntryKind.DIRECTORY, src, target, Diagnostic.of("{0} and {1} are the same file", src, target));
+            return;
+        }
+        if (!st.isDirectory() && PathBytes.hasTrailingSlash(target)) {
+            run.failed(EntryKind.FILE, src, target, Diagnostic.of("cannot create regular file {0}", target, "Not a directory"));
+            return;
+        }
+        if (!st.isDirectory()) {
+            targetsMade.add(target);
         }
         run.entries.dispatch(root, InsertionOrder.IMMEDIATE, 0, src, target, st, false, null);
     }

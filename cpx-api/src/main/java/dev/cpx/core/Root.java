@@ -1,16 +1,16 @@
 package dev.cpx.core;
 
-import dev.cpx.api.Source;
 import java.nio.file.Path;
 import java.util.List;
 
 /** The root of a run: resolves the operands, starts one task per source, and ends the run. */
 final class Root extends Task {
 
-    private final List<Source> sources;
+    private final List<Path> sources;
     private final Path destination;
+    private Operands operands;
 
-    Root(CopyRun run, List<Source> sources, Path destination) {
+    Root(CopyRun run, List<Path> sources, Path destination) {
         super(null, run);
         this.sources = sources;
         this.destination = destination;
@@ -18,11 +18,15 @@ final class Root extends Task {
 
     @Override
     void execute() {
-        new Operands(run, this).start(sources, destination);
+        operands = new Operands(run, this);
+        operands.start(sources, destination);
     }
 
     @Override
     void completed() {
+        if (operands != null) {
+            operands.finishParents();
+        }
         run.finish();
     }
 

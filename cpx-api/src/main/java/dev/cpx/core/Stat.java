@@ -74,14 +74,17 @@ public record Stat(int mode, long size, long dev, long ino, long nlink, int uid,
         return read(path, followLinks ? FOLLOW : NOFOLLOW);
     }
 
-    /** {@code fstatat} relative to an open directory. */
-    public static Stat at(SecureDirectoryStream<Path> dir, Path name, boolean followLinks) throws IOException {
-        PosixFileAttributeView view = dir.getFileAttributeView(name, PosixFileAttributeView.class,
-                followLinks ? FOLLOW : NOFOLLOW);
+    /**
+     * {@code fstatat} relative to an open directory; {@code path} is the same entry's full path,
+     * used where the JDK's attribute object is not accessible.
+     */
+    public static Stat at(SecureDirectoryStream<Path> dir, Path name, Path path, boolean followLinks) throws IOException {
         if (MODE != null) {
+            PosixFileAttributeView view = dir.getFileAttributeView(name, PosixFileAttributeView.class,
+                    followLinks ? FOLLOW : NOFOLLOW);
             return from(view.readAttributes());
         }
-        return read(name, followLinks ? FOLLOW : NOFOLLOW);
+        return read(path, followLinks ? FOLLOW : NOFOLLOW);
     }
 
     private static Stat read(Path path, LinkOption[] options) throws IOException {

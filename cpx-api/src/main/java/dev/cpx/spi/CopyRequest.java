@@ -17,6 +17,7 @@ import java.util.Objects;
  * @param fileSize size of the source when the scheduler looked at it (a hint for buffer sizing)
  * @param sparse how holes are treated inside the range
  * @param progress told about bytes as they are copied; throws when the copy is cancelled
+ * @param holes what the scheduler knows of the source's holes, so an engine need not ask again
  */
 public record CopyRequest(
         FileChannel source,
@@ -25,16 +26,34 @@ public record CopyRequest(
         long length,
         long fileSize,
         SparseMode sparse,
-        CopyProgress progress) {
+        CopyProgress progress,
+        Holes holes) {
 
     /** Length meaning "until the end of the source file". */
     public static final long TO_END = Long.MAX_VALUE;
+
+    /** Whether the source has holes, as far as the scheduler looked ({@code st_blocks} against the size). */
+    public enum Holes {
+        /** Not looked at: the engine finds out itself if it cares. */
+        UNKNOWN,
+        /** No holes worth keeping (fully allocated, or too small to bother). */
+        NONE,
+        /** Fewer bytes allocated than the size: there are holes. */
+        SOME
+    }
+
+    /** A request whose holes are {@link Holes#UNKNOWN}. */
+    public CopyRequest(FileChannel source, FileChannel target, long position, long length, long fileSize,
+            SparseMode sparse, CopyProgress progress) {
+        this(source, target, position, length, fileSize, sparse, progress, Holes.UNKNOWN);
+    }
 
     public CopyRequest {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(sparse, "sparse");
         Objects.requireNonNull(progress, "progress");
+        Objects.requireNonNull(holes, "holes");
         if (position < 0 || length < 0) {
             throw new IllegalArgumentException("negative position or length");
         }
@@ -43,6 +62,17 @@ public record CopyRequest(
     /** A request for a whole file, from offset 0 to its end. */
     public static CopyRequest wholeFile(FileChannel source, FileChannel target, long fileSize, SparseMode sparse, CopyProgress progress) {
         return new CopyRequest(source, target, 0, TO_END, fileSize, sparse, progress);
+    }
+
+    /** A request for a whole file whose holes the scheduler has looked at. */
+    public static CopyRequest wholeFile(FileChannel source, FileChannel target, long fileSize, SparseMode sparse,
+            CopyProgress progress, Holes holes) {
+        return new CopyRequest(source, target, 0, TO_END, fileSize, sparse, progress, holes);
+    }
+
+    /** The same request with another sparse mode. */
+    public CopyRequest withSparse(SparseMode mode) {
+        return new CopyRequest(source, target, position, length, fileSize, mode, progress, holes);
     }
 
     /** Whether the range goes to the end of the source, whatever its size. */

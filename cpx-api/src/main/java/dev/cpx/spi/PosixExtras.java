@@ -51,4 +51,12 @@ public interface PosixExtras {
     default void linkUnnamed(FileChannel file, Path target) throws IOException {
         throw new UnsupportedOperationException("linkUnnamed");
     }
+
+    /**
+     * Bytes allocated to the open file ({@code st_blocks * 512}), for the cheap test of whether it
+     * has holes; -1 where that cannot be told.
+     */
+    default long allocatedBytes(FileChannel file) {
+        return -1;
+    }
 }

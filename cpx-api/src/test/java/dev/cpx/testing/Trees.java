@@ -11,7 +11,14 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
@@ -27,58 +34,120 @@ public final class Trees {
     public enum Detail {
         /** Permission bits including set-uid, set-gid, sticky. */
         MODE,
-        /** Modification time to the nanosecond. */
+        /** Modification time to the nanosecond (not of the root, which the comparison's caller owns). */
         MTIME,
+        /**
+         * Access time to the nanosecond, of non-directories (read before any content is read), and
+         * not of files with several names: reading one name moves the time all of them share.
+         */
+        ATIME,
         /** Owner and group ids. */
-        OWNER
+        OWNER,
+        /** Which entries share an inode (hard links), and link counts. */
+        LINKS,
+        /** Extended attributes and ACLs, names and values (needs the native extras). */
+        XATTR,
+        /** Whether a regular file has holes (fewer bytes allocated than its size). */
+        SPARSE
     }
 
     /**
      * One line per entry, keyed by its path relative to {@code root} (names decoded with surrogate
-     * escapes, so odd bytes stay distinct): type, size, content digest or link target, and the details asked for.
+     * escapes, so odd bytes stay distinct): type, size, content digest or link target, and the details
+     * asked for. Attributes are all read before any content, so reading does not move access times.
      */
     public static Map<String, String> describe(Path root, Detail... details) {
+        EnumSet<Detail> want = details.length == 0 ? EnumSet.noneOf(Detail.class) : EnumSet.copyOf(Arrays.asList(details));
         Map<String, String> out = new TreeMap<>();
+        Map<String, Path> paths = new TreeMap<>();
+        Map<String, Object> inodes = new TreeMap<>();
+        Map<Object, String> firstOfInode = new HashMap<>();
         try (Stream<Path> walk = Files.walk(root)) {
-            walk.forEach(p -> {
+            for (Path p : (Iterable<Path>) walk::iterator) {
                 String key = PathBytes.decode(PathBytes.of(root.relativize(p)));
-                out.put(key.isEmpty() ? "." : key, describeEntry(p, details));
-            });
+                key = key.isEmpty() ? "." : key;
+                var attrs = Files.readAttributes(p, "unix:mode,size,uid,gid,lastModifiedTime,lastAccessTime,nlink,ino,dev,rdev",
+                        LinkOption.NOFOLLOW_LINKS);
+                out.put(key, describeAttributes(key, p, attrs, want));
+                paths.put(key, p);
+                Object inode = List.of(attrs.get("dev"), attrs.get("ino"));
+                inodes.put(key, inode);
+                firstOfInode.merge(inode, key, (a, b) -> a.compareTo(b) <= 0 ? a : b);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+        for (var e : out.entrySet()) {
+            Path p = paths.get(e.getKey());
+            StringBuilder sb = new StringBuilder(e.getValue());
+            try {
+                if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+                    sb.append(" content=").append(digest(Files.readAllBytes(p)));
+                }
+                if (want.contains(Detail.LINKS) && !Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+                    sb.append(" inode-of=").append(firstOfInode.get(inodes.get(e.getKey())));
+                }
+                if (want.contains(Detail.XATTR)) {
+                    sb.append(xattrs(p));
+                }
+            } catch (IOException x) {
+                throw new UncheckedIOException(x);
+            }
+            e.setValue(sb.toString());
         }
         return out;
     }
 
-    private static String describeEntry(Path p, Detail... details) {
-        try {
-            var attrs = Files.readAttributes(p, "unix:mode,size,uid,gid,lastModifiedTime", LinkOption.NOFOLLOW_LINKS);
-            int mode = (Integer) attrs.get("mode");
-            int type = mode & 0170000;
-            StringBuilder sb = new StringBuilder();
-            switch (type) {
-                case 0040000 -> sb.append("dir");
-                case 0100000 -> sb.append("file ").append(attrs.get("size")).append(' ').append(digest(Files.readAllBytes(p)));
-                case 0120000 -> sb.append("link -> ").append(PathBytes.decode(PathBytes.of(Files.readSymbolicLink(p))));
-                case 0010000 -> sb.append("fifo");
-                case 0140000 -> sb.append("socket");
-                default -> sb.append("special ").append(Integer.toOctalString(type));
-            }
-            for (Detail d : details) {
-                switch (d) {
-                    case MODE -> {
-                        if (type != 0120000) {
-                            sb.append(" mode=").append(Integer.toOctalString(mode & 07777));
-                        }
-                    }
-                    case MTIME -> sb.append(" mtime=").append(attrs.get("lastModifiedTime"));
-                    case OWNER -> sb.append(" owner=").append(attrs.get("uid")).append(':').append(attrs.get("gid"));
-                }
-            }
-            return sb.toString();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+    private static String describeAttributes(String key, Path p, Map<String, Object> attrs, Set<Detail> want) throws IOException {
+        int mode = (Integer) attrs.get("mode");
+        int type = mode & 0170000;
+        StringBuilder sb = new StringBuilder();
+        switch (type) {
+            case 0040000 -> sb.append("dir");
+            case 0100000 -> sb.append("file ").append(attrs.get("size"));
+            case 0120000 -> sb.append("link -> ").append(PathBytes.decode(PathBytes.of(Files.readSymbolicLink(p))));
+            case 0010000 -> sb.append("fifo");
+            case 0140000 -> sb.append("socket");
+            case 0020000 -> sb.append("char ").append(attrs.get("rdev"));
+            case 0060000 -> sb.append("block ").append(attrs.get("rdev"));
+            default -> sb.append("special ").append(Integer.toOctalString(type));
         }
+        boolean link = type == 0120000;
+        if (want.contains(Detail.MODE) && !link) {
+            sb.append(" mode=").append(Integer.toOctalString(mode & 07777));
+        }
+        if (want.contains(Detail.MTIME) && !key.equals(".")) {
+            sb.append(" mtime=").append(attrs.get("lastModifiedTime"));
+        }
+        if (want.contains(Detail.ATIME) && type != 0040000 && ((Number) attrs.get("nlink")).intValue() == 1) {
+            sb.append(" atime=").append(attrs.get("lastAccessTime"));
+        }
+        if (want.contains(Detail.OWNER)) {
+            sb.append(" owner=").append(attrs.get("uid")).append(':').append(attrs.get("gid"));
+        }
+        if (want.contains(Detail.LINKS) && type != 0040000) {
+            sb.append(" nlink=").append(attrs.get("nlink"));
+        }
+        if (want.contains(Detail.SPARSE) && type == 0100000) {
+            sb.append(dev.cpx.contract.Blocks.allocated(p) < (Long) attrs.get("size") ? " sparse" : " dense");
+        }
+        return sb.toString();
+    }
+
+    private static String xattrs(Path p) throws IOException {
+        var extras = dev.cpx.api.EngineRegistry.discoverExtras();
+        if (extras == null || Files.isSymbolicLink(p)) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder();
+        List<String> names = new ArrayList<>(extras.listXattrs(p, true));
+        Collections.sort(names);
+        for (String name : names) {
+            if (!name.equals("security.selinux")) {
+                sb.append(" xattr ").append(name).append('=').append(digest(extras.getXattr(p, name, true)));
+            }
+        }
+        return sb.toString();
     }
 
     /** Asserts that two trees hold the same entries, compared as {@link #describe} says. */

@@ -6,7 +6,6 @@ import dev.cpx.api.Cpx;
 import dev.cpx.api.EngineRegistry;
 import dev.cpx.api.PathBytes;
 import dev.cpx.api.ShellQuote;
-import dev.cpx.api.Source;
 import dev.cpx.spi.CopyEngine;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -72,7 +71,11 @@ public final class CpxCommand implements Callable<Integer> {
             listEngines(registry, out);
             return 0;
         }
+        cp.validate();
         Operands ops = operands();
+        if (!contextSupported(reporter)) {
+            return 1;
+        }
         CopyOptions options = cp.toBuilder().engine(engines.engine).jobs(engines.jobs()).build();
         CopyEngine engine;
         try {
@@ -86,7 +89,28 @@ public final class CpxCommand implements Callable<Integer> {
         return summary.succeeded() ? 0 : 1;
     }
 
-    private record Operands(List<Source> sources, Path destination) {
+    private record Operands(List<Path> sources, Path destination) {
+    }
+
+    /**
+     * SELinux contexts ({@code -Z}, {@code --context}, {@code --preserve=context}): reported as GNU
+     * cp reports them on a kernel without SELinux; where SELinux is on, cpx cannot set contexts and
+     * says so. Returns false when the copy must not start.
+     */
+    private boolean contextSupported(Reporter reporter) {
+        boolean selinux = java.nio.file.Files.exists(java.nio.file.Path.of("/sys/fs/selinux/enforce"));
+        if (cp.contextRequested && cp.preserve.contains(dev.cpx.api.Attribute.CONTEXT)) {
+            reporter.error(selinux ? "cannot preserve security context: SELinux contexts are not supported by cpx"
+                    : "cannot preserve security context without an SELinux-enabled kernel");
+            return false;
+        }
+        if (cp.contextValue) {
+            reporter.error(selinux ? "warning: ignoring --context; SELinux contexts are not supported by cpx"
+                    : "warning: ignoring --context; it requires an SELinux-enabled kernel");
+        } else if (cp.defaultContext && selinux) {
+            reporter.error("warning: ignoring -Z; SELinux contexts are not supported by cpx");
+        }
+        return true;
     }
 
     /** GNU's operand rules: at least one source; a destination unless -t; exactly two with -T. */
@@ -116,10 +140,14 @@ public final class CpxCommand implements Callable<Integer> {
             dest = args.get(args.size() - 1);
             sources = args.subList(0, args.size() - 1);
         }
-        List<Source> list = new ArrayList<>();
+        if (cp.parents && !java.nio.file.Files.isDirectory(PathBytes.path(dest))) {
+            throw usage("with --parents, the destination must be a directory");
+        }
+        // Operands stay as given, trailing slashes included, as GNU cp 9.1 keeps them (it accepts
+        // --strip-trailing-slashes but the slashes stay: see the compatibility table).
+        List<Path> list = new ArrayList<>();
         for (String s : sources) {
-            boolean slash = s.length() > 1 && s.endsWith("/") && !cp.stripTrailingSlashes;
-            list.add(new Source(PathBytes.path(s), slash));
+            list.add(PathBytes.path(s));
         }
         return new Operands(list, PathBytes.path(dest));
     }

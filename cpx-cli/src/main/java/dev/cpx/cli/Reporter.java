@@ -3,10 +3,12 @@ package dev.cpx.cli;
 import dev.cpx.api.CopyListener;
 import dev.cpx.api.Diagnostic;
 import dev.cpx.api.FileOutcome;
+import dev.cpx.api.PathBytes;
 import dev.cpx.api.ShellQuote;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 
 /**
  * Prints what happens the way GNU cp does: {@code 'src' -> 'dst'} per entry with {@code -v} on
@@ -34,7 +36,8 @@ final class Reporter implements CopyListener {
         switch (outcome.status()) {
             case COPIED -> {
                 if (verbose) {
-                    String line = ShellQuote.quote(outcome.source()) + " -> " + ShellQuote.quote(outcome.target());
+                    String line = ShellQuote.quote(outcome.source()) + " -> " + ShellQuote.quote(outcome.target())
+                            + (outcome.backup() == null ? "" : " (backup: " + ShellQuote.quote(outcome.backup()) + ")");
                     synchronized (out) {
                         out.println(line);
                     }
@@ -43,6 +46,27 @@ final class Reporter implements CopyListener {
             case FAILED -> error(outcome.diagnostic().toString());
             case SKIPPED -> {
             }
+        }
+    }
+
+    @Override
+    public void removed(Path target) {
+        if (verbose) {
+            line("removed " + ShellQuote.quote(target));
+        }
+    }
+
+    @Override
+    public void parentCreated(Path source, Path target) {
+        if (verbose) {
+            // GNU cp prints these two unquoted.
+            line(PathBytes.decode(PathBytes.of(source)) + " -> " + PathBytes.decode(PathBytes.of(target)));
+        }
+    }
+
+    private void line(String text) {
+        synchronized (out) {
+            out.println(text);
         }
     }
 

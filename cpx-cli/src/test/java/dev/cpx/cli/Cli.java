@@ -33,6 +33,10 @@ final class Cli {
     }
 
     static List<String> javaCommand(String programName) {
+        return javaCommand(programName, System.getProperty("java.class.path"));
+    }
+
+    static List<String> javaCommand(String programName, String classpath) {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
         cmd.add("--add-opens=java.base/sun.nio.fs=ALL-UNNAMED");
@@ -43,7 +47,7 @@ final class Cli {
         cmd.add("-XX:TieredStopAtLevel=1");
         cmd.add("-Dcpx.program=" + programName);
         cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(classpath);
         cmd.add(Main.class.getName());
         return cmd;
     }
@@ -71,7 +75,14 @@ final class Cli {
      */
     static Result run(Path dir, Map<String, String> env, List<String> prefix, String... args)
             throws IOException, InterruptedException {
+        return runWithInput(dir, env, prefix, null, args);
+    }
+
+    /** Runs {@code prefix + args} with {@code stdin} (null: /dev/null) as standard input. */
+    static Result runWithInput(Path dir, Map<String, String> env, List<String> prefix, String stdin, String... args)
+            throws IOException, InterruptedException {
         Path script = Files.createTempFile("cpx-run", ".sh");
+        script.toFile().setReadable(true, false);
         try {
             StringBuilder sb = new StringBuilder("exec");
             for (String p : prefix) {
@@ -86,7 +97,13 @@ final class Cli {
             pb.environment().putAll(env);
             Path out = Files.createTempFile("cpx-out", ".txt");
             Path err = Files.createTempFile("cpx-err", ".txt");
-            pb.redirectOutput(out.toFile()).redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+            Path in = null;
+            if (stdin != null) {
+                in = Files.createTempFile("cpx-in", ".txt");
+                Files.writeString(in, stdin);
+            }
+            pb.redirectOutput(out.toFile()).redirectError(err.toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(in != null ? in.toFile() : new File("/dev/null")));
             Process p = pb.start();
             if (!p.waitFor(300, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
@@ -95,6 +112,9 @@ final class Cli {
             Result r = new Result(p.exitValue(), read(out), read(err));
             Files.delete(out);
             Files.delete(err);
+            if (in != null) {
+                Files.delete(in);
+            }
             return r;
         } finally {
             Files.deleteIfExists(script);

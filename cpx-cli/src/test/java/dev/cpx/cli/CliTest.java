@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -153,6 +154,21 @@ class CliTest {
         assertEquals("cpx: cannot stat 'missing': No such file or directory\n", r.err());
         assertEquals("1", Files.readString(t.resolve("one")));
         assertEquals("2", Files.readString(t.resolve("two")));
+    }
+
+    @Test
+    void copiesWithoutTheJvmFlagsItPrefers() throws Exception {
+        // Embedded without --add-opens: exact name bytes and the native engine are lost, copying is not.
+        Path src = Files.createDirectories(dir.resolve("src/a/b"));
+        Files.writeString(src.resolve("f"), "plain");
+        Files.writeString(dir.resolve("src/top"), "top");
+        List<String> cmd = new java.util.ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+                "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        Cli.Result r = Cli.run(dir, Map.of(), cmd, "-r", "src", "dst");
+        assertEquals(0, r.exit(), r::toString);
+        Trees.assertSameTree(dir.resolve("src"), dir.resolve("dst"), Trees.Detail.MODE);
+        Cli.Result engines = Cli.run(dir, Map.of(), cmd, "--list-engines");
+        assertTrue(engines.out().lines().anyMatch(l -> l.startsWith("native ") && l.contains(" no ")), engines::toString);
     }
 
     @Test

@@ -104,6 +104,17 @@ public final class NativeExtras implements PosixExtras {
     }
 
     @Override
+    public long allocatedBytes(FileChannel file) {
+        Allocation allocation;
+        try {
+            allocation = Allocation.of(FileDescriptors.of(file));
+        } catch (IllegalStateException e) {
+            return -1;
+        }
+        return allocation == null ? -1 : allocation.allocated();
+    }
+
+    @Override
     public void setTimes(Path path, FileTime lastAccess, FileTime lastModified, boolean followLinks) throws IOException {
         long[] times = new long[4];
         putTime(times, 0, lastAccess);

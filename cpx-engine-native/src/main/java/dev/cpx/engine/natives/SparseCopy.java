@@ -29,7 +29,8 @@ final class SparseCopy {
     /** Copies the range of {@code request} (AUTO or ALWAYS); returns the bytes now present from its position. */
     static long copy(CopyRequest request, int in, int out) throws IOException {
         // A size hint of 0 is an empty file or one whose size stat does not tell (procfs): nothing to walk.
-        Allocation allocation = request.fileSize() == 0 ? null : Allocation.of(in);
+        // Where the scheduler found no holes, there is no need to ask again.
+        Allocation allocation = request.fileSize() == 0 || request.holes() == CopyRequest.Holes.NONE ? null : Allocation.of(in);
         if (allocation == null || !allocation.mayHaveHoles() || request.position() >= allocation.size()) {
             return dense(request, in, out);
         }
@@ -68,7 +69,7 @@ final class SparseCopy {
             }
             long length = segmentEnd - data;
             CopyRequest segment = new CopyRequest(request.source(), request.target(), data, length,
-                    request.fileSize(), request.sparse(), request.progress());
+                    request.fileSize(), request.sparse(), request.progress(), CopyRequest.Holes.NONE);
             long copied = dense(segment, in, out);
             if (copied < length) {
                 return data + copied - start; // the source ended early

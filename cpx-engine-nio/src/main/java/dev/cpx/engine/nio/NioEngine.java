@@ -10,9 +10,9 @@ import java.nio.channels.FileChannel;
 
 /**
  * Pure NIO engine: {@link FileChannel#transferTo}, which the JDK turns into {@code sendfile} (17)
- * or {@code copy_file_range} (21+). Runs wherever Java runs. It cannot see holes, so
- * {@code --sparse=auto} copies densely; {@code --sparse=always} makes holes from zero blocks with a
- * read/write loop.
+ * or {@code copy_file_range} (21+). Runs wherever Java runs. It cannot find holes itself;
+ * {@code --sparse=always} makes holes from zero blocks with a read/write loop. Where the scheduler says the source has holes, {@code --sparse=auto} makes holes
+ * from zero blocks the same way (GNU cp's heuristic before {@code SEEK_DATA}).
  */
 public final class NioEngine implements CopyEngine {
 
@@ -43,6 +43,9 @@ public final class NioEngine implements CopyEngine {
     public long copy(CopyRequest request) throws IOException {
         if (request.sparse() == SparseMode.ALWAYS) {
             return BufferedCopy.copy(request);
+        }
+        if (request.sparse() == SparseMode.AUTO && request.holes() == CopyRequest.Holes.SOME) {
+            return BufferedCopy.copy(request.withSparse(SparseMode.ALWAYS));
         }
         FileChannel source = request.source();
         FileChannel target = request.target();

@@ -1,0 +1,86 @@
+package dev.cpx.core;
+
+import dev.cpx.api.BackupMode;
+import dev.cpx.api.PathBytes;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/**
+ * Backup names as GNU's {@code --backup} makes them: {@code NAME~} (or the suffix of {@code -S} /
+ * {@code SIMPLE_BACKUP_SUFFIX}), {@code NAME.~N~} numbered, or numbered only where numbered backups
+ * exist already.
+ */
+final class Backups {
+
+    private final BackupMode mode;
+    private final byte[] suffix;
+
+    Backups(BackupMode mode, String suffix) {
+        this.mode = mode;
+        this.suffix = PathBytes.encode(suffix);
+    }
+
+    boolean enabled() {
+        return mode != BackupMode.NONE;
+    }
+
+    /** The name the existing {@code target} is to be renamed to. */
+    Path nameFor(Path target) throws IOException {
+        byte[] name = PathBytes.of(target.getFileName());
+        return switch (mode) {
+            case NONE -> throw new IllegalStateException("no backups");
+            case SIMPLE -> target.resolveSibling(PathBytes.path(concat(name, suffix)));
+            case NUMBERED -> target.resolveSibling(PathBytes.path(numbered(name, highestNumber(target, name) + 1)));
+            case EXISTING -> {
+                int highest = highestNumber(target, name);
+                yield target.resolveSibling(PathBytes.path(highest > 0 ? numbered(name, highest + 1) : concat(name, suffix)));
+            }
+        };
+    }
+
+    /** The highest N of the existing {@code NAME.~N~} next to {@code target}, 0 if none. */
+    private static int highestNumber(Path target, byte[] name) throws IOException {
+        Path dir = target.toAbsolutePath().getParent();
+        int highest = 0;
+        byte[] prefix = concat(name, ".~".getBytes(StandardCharsets.US_ASCII));
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            for (Path entry : entries) {
+                byte[] b = PathBytes.of(entry.getFileName());
+                if (b.length > prefix.length + 1 && b[b.length - 1] == '~'
+                        && Arrays.equals(b, 0, prefix.length, prefix, 0, prefix.length)) {
+                    int n = parseNumber(b, prefix.length, b.length - 1);
+                    highest = Math.max(highest, n);
+                }
+            }
+        }
+        return highest;
+    }
+
+    private static int parseNumber(byte[] b, int from, int to) {
+        if (to - from > 9 || from >= to || b[from] == '0') {
+            return 0;
+        }
+        int n = 0;
+        for (int i = from; i < to; i++) {
+            if (b[i] < '0' || b[i] > '9') {
+                return 0;
+            }
+            n = n * 10 + (b[i] - '0');
+        }
+        return n;
+    }
+
+    private static byte[] numbered(byte[] name, int n) {
+        return concat(name, (".~" + n + "~").getBytes(StandardCharsets.US_ASCII));
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] r = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, r, a.length, b.length);
+        return r;
+    }
+}

@@ -1,0 +1,150 @@
+package dev.cpx.core;
+
+import dev.cpx.api.Diagnostic;
+import dev.cpx.api.EntryKind;
+import dev.cpx.api.OverwritePolicy;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/**
+ * What to do about an entry that may exist at the destination already, in GNU cp's order of
+ * checks: directories and the source itself are refused, a dangling symlink is not written
+ * through, then {@code -n}, {@code -u} and {@code -i} may keep it, then it is backed up
+ * ({@code --backup}) or removed ({@code --remove-destination}, and always for what cannot be
+ * overwritten in place: links and special files).
+ */
+final class Destinations {
+
+    enum Action {
+        /** Nothing is there (any more): create a new entry. */
+        CREATE,
+        /** A regular file is there: write into it, in place. */
+        OVERWRITE,
+        /** Keep what is there; already reported where that is a failure. */
+        SKIP
+    }
+
+    /**
+     * @param action what to do
+     * @param source where to copy from (the backup, in GNU's force-and-backup-onto-itself case)
+     * @param backup the backup made of the old destination, or null
+     */
+    record Decision(Action action, Path source, Path backup) {
+    }
+
+    private final CopyRun run;
+    private final Backups backups;
+
+    Destinations(CopyRun run) {
+        this.run = run;
+        this.backups = new Backups(run.options.backup(), run.options.backupSuffix());
+    }
+
+    /**
+     * Prepares {@code dst} for a copy of {@code src}.
+     *
+     * @param replaceable whether an existing non-directory is removed rather than written into
+     *     (links, special files, {@code -l}/{@code -s}); {@code linkMode} entries are removed only with {@code -f}
+     */
+    Decision prepare(EntryKind kind, Path src, Path dst, Stat st, boolean dstAbsent, boolean replaceable, boolean linkMode) {
+        if (dstAbsent) {
+            return new Decision(Action.CREATE, src, null);
+        }
+        Stat existing = lstatOrNull(dst);
+        if (existing == null) {
+            return new Decision(Action.CREATE, src, null);
+        }
+        if (existing.isDirectory()) {
+            run.failed(kind, src, dst, Diagnostic.of("cannot overwrite directory {0} with non-directory", dst));
+            return skip(src);
+        }
+        Stat target = existing.isSymlink() && !replaceable ? statOrNull(dst) : existing;
+        if (target == null && !run.options.removeDestination()) {
+            run.failed(kind, src, dst, Diagnostic.of("not writing through dangling symlink {0}", dst));
+            return skip(src);
+        }
+        Path source = src;
+        if (target != null && st.sameFile(target)) {
+            boolean backupOntoItself = run.options.force() && backups.enabled() && st.isRegular()
+                    && src.toAbsolutePath().normalize().equals(dst.toAbsolutePath().normalize());
+            if (!backupOntoItself) {
+                run.failed(kind, src, dst, Diagnostic.of("{0} and {1} are the same file", src, dst));
+                return skip(src);
+            }
+        }
+        OverwritePolicy policy = run.options.overwrite();
+        if (policy == OverwritePolicy.NO_CLOBBER) {
+            run.skipped(kind, src, dst, Diagnostic.of("not overwriting {0}", dst));
+            return skip(src);
+        }
+        if (run.options.update() && target != null && target.mtime().compareTo(st.mtime()) >= 0) {
+            run.skipped(kind, src, dst, Diagnostic.of("not replacing {0}: not older than the source", dst));
+            return skip(src);
+        }
+        if (policy == OverwritePolicy.ASK && !run.confirm(Diagnostic.of("overwrite {0}?", dst))) {
+            run.skipped(kind, src, dst, Diagnostic.of("not overwriting {0}", dst));
+            return skip(src);
+        }
+        if (backups.enabled()) {
+            Path backup;
+            try {
+                backup = backups.nameFor(dst);
+                Stat backupStat = lstatOrNull(backup);
+                if (backupStat != null && backupStat.sameFile(st) && !(target != null && st.sameFile(target))) {
+                    run.failed(kind, src, dst, Diagnostic.of("backing up {0} might destroy source;  {1} not copied", dst, src));
+                    return skip(src);
+                }
+                Files.move(dst, backup, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } catch (IOException e) {
+                run.failed(kind, src, dst, Diagnostic.of("cannot backup {0}", dst, Errors.reason(e)));
+                return skip(src);
+            }
+            if (target != null && st.sameFile(target)) {
+                source = backup;
+            }
+            return new Decision(Action.CREATE, source, backup);
+        }
+        boolean remove = run.options.removeDestination() || (replaceable && (!linkMode || run.options.force()));
+        if (remove) {
+            return remove(kind, src, dst) ? new Decision(Action.CREATE, source, null) : skip(src);
+        }
+        return new Decision(replaceable ? Action.CREATE : Action.OVERWRITE, source, null);
+    }
+
+    /** Removes {@code dst} (telling the listener, for {@code -v}); false when that failed (reported). */
+    boolean remove(EntryKind kind, Path src, Path dst) {
+        try {
+            Files.delete(dst);
+        } catch (NoSuchFileException e) {
+            return true;
+        } catch (IOException e) {
+            run.failed(kind, src, dst, Diagnostic.of("cannot remove {0}", dst, Errors.reason(e)));
+            return false;
+        }
+        run.listener.removed(dst);
+        return true;
+    }
+
+    private static Decision skip(Path src) {
+        return new Decision(Action.SKIP, src, null);
+    }
+
+    static Stat lstatOrNull(Path p) {
+        try {
+            return Stat.lstat(p);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    static Stat statOrNull(Path p) {
+        try {
+            return Stat.stat(p);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,149 @@
+package dev.cpx.core;
+
+import dev.cpx.api.Diagnostic;
+import dev.cpx.api.EntryKind;
+import dev.cpx.api.PathBytes;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Entries that are made rather than written: symbolic links (copied as links with the same target
+ * text), special files (recreated, never opened), and links in place of copies ({@code -l},
+ * {@code -s}, and hard links kept with {@code --preserve=links}). Each is made with its final name
+ * in one system call, so it is never seen half made. Every method reports its own failures and
+ * returns whether the entry now exists.
+ */
+final class NonFiles {
+
+    private final CopyRun run;
+
+    NonFiles(CopyRun run) {
+        this.run = run;
+    }
+
+    boolean copySymlink(Path src, Path dst, Stat st, boolean dstAbsent) {
+        if (run.cancelled()) {
+            return false;
+        }
+        Path target;
+        try {
+            target = Files.readSymbolicLink(src);
+        } catch (IOException e) {
+            run.failed(EntryKind.SYMLINK, src, dst, Diagnostic.of("cannot read symbolic link {0}", src, Errors.reason(e)));
+            return false;
+        }
+        Destinations.Decision d = run.destinations.prepare(EntryKind.SYMLINK, src, dst, st, dstAbsent, true, false);
+        if (d.action() == Destinations.Action.SKIP) {
+            return false;
+        }
+        try {
+            Files.createSymbolicLink(dst, target);
+        } catch (IOException e) {
+            run.failed(EntryKind.SYMLINK, src, dst, Diagnostic.of("cannot create symbolic link {0}", dst, Errors.reason(e)));
+            return false;
+        }
+        run.metadata.apply(src, dst, st, true);
+        run.copied(EntryKind.SYMLINK, src, dst, 0, d.backup());
+        return true;
+    }
+
+    /** Recreates a FIFO, socket or device node; never opens it. */
+    boolean copySpecial(Path src, Path dst, Stat st, boolean dstAbsent) {
+        if (run.cancelled()) {
+            return false;
+        }
+        String what = st.type() == Stat.S_IFIFO ? "cannot create fifo {0}" : "cannot create special file {0}";
+        if (run.extras == null) {
+            run.failed(EntryKind.SPECIAL, src, dst, Diagnostic.of(what, dst, "Operation not supported (no native support loaded)"));
+            return false;
+        }
+        Destinations.Decision d = run.destinations.prepare(EntryKind.SPECIAL, src, dst, st, dstAbsent, true, false);
+        if (d.action() == Destinations.Action.SKIP) {
+            return false;
+        }
+        try {
+            run.extras.makeNode(dst, st.type() | run.creationMode(st), st.rdev());
+        } catch (IOException e) {
+            run.failed(EntryKind.SPECIAL, src, dst, Diagnostic.of(what, dst, Errors.reason(e)));
+            return false;
+        }
+        run.xattrs.copy(src, dst, dst);
+        run.metadata.apply(src, dst, st, false);
+        run.copied(EntryKind.SPECIAL, src, dst, 0, d.backup());
+        return true;
+    }
+
+    /**
+     * Makes {@code dst} a hard link to {@code existing}: the source itself for {@code -l}, or the
+     * first copy of the same inode with {@code --preserve=links}.
+     */
+    boolean hardLink(Path src, Path dst, Stat st, boolean dstAbsent, Path existing, boolean linkMode) {
+        if (run.cancelled()) {
+            return false;
+        }
+        EntryKind kind = kindOf(st);
+        Destinations.Decision d = run.destinations.prepare(kind, src, dst, st, dstAbsent, true, linkMode);
+        if (d.action() == Destinations.Action.SKIP) {
+            return false;
+        }
+        try {
+            // -l follows links where GNU cp does (-L, and by default): the link is made to what they point to.
+            boolean follow = linkMode && run.options.effectiveDereference() == dev.cpx.api.Dereference.ALWAYS;
+            Files.createLink(dst, follow ? existing.toRealPath() : existing);
+        } catch (IOException e) {
+            run.failed(kind, src, dst, Diagnostic.of("cannot create hard link {0} to {1}", dst, existing)
+                    .withReason(Errors.reason(e)));
+            return false;
+        }
+        run.copied(kind, src, dst, 0, d.backup());
+        return true;
+    }
+
+    /** {@code -s}: makes {@code dst} a symbolic link to {@code src} as given. */
+    boolean symbolicLink(Path src, Path dst, Stat st, boolean dstAbsent) {
+        if (run.cancelled()) {
+            return false;
+        }
+        EntryKind kind = kindOf(st);
+        if (!src.isAbsolute() && !inWorkingDirectory(dst)) {
+            run.failed(kind, src, dst, Diagnostic.of("{r0}: can make relative symbolic links only in current directory", dst));
+            return false;
+        }
+        Destinations.Decision d = run.destinations.prepare(kind, src, dst, st, dstAbsent, true, true);
+        if (d.action() == Destinations.Action.SKIP) {
+            return false;
+        }
+        try {
+            Files.createSymbolicLink(dst, src);
+        } catch (IOException e) {
+            run.failed(kind, src, dst, Diagnostic.of("cannot create symbolic link {0} to {1}", dst, src)
+                    .withReason(Errors.reason(e)));
+            return false;
+        }
+        run.copied(kind, src, dst, 0, d.backup());
+        return true;
+    }
+
+    private static boolean inWorkingDirectory(Path dst) {
+        Path parent = dst.getParent();
+        if (parent == null) {
+            return true;
+        }
+        try {
+            return Stat.stat(parent).sameFile(Stat.stat(PathBytes.path(new byte[] {'.'})));
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    static EntryKind kindOf(Stat st) {
+        if (st.isSymlink()) {
+            return EntryKind.SYMLINK;
+        }
+        if (st.isSpecial()) {
+            return EntryKind.SPECIAL;
+        }
+        return st.isDirectory() ? EntryKind.DIRECTORY : EntryKind.FILE;
+    }
+}
