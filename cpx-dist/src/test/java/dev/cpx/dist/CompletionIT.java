@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -86,9 +85,5 @@ class CompletionIT {
         assertEquals(0, r.exit(), r::toString);
         assertTrue(r.out().contains(expected), () -> "expected '" + expected + "' on the terminal:\n" + r);
         assertTrue(!r.out().contains("_cpx") && !r.out().contains("command not found"), () -> "no errors from the completion:\n" + r);
-    }
-
-    static String read(Path p) throws IOException {
-        return Files.readString(p);
     }
 }

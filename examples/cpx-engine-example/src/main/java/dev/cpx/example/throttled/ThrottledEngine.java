@@ -51,8 +51,8 @@ public final class ThrottledEngine implements CopyEngine {
 
     @Override
     public String description() {
-        return "read/write loop limited to " + (throttle == null ? "?" : Rates.format(throttle.bytesPerSecond()))
-                + "/s in total (" + RATE_ENV + ")";
+        return throttle == null ? "read/write loop limited to the rate in " + RATE_ENV
+                : "read/write loop limited to " + Rates.format(throttle.bytesPerSecond()) + "/s in total (" + RATE_ENV + ")";
     }
 
     @Override
