@@ -57,10 +57,14 @@ final class Dist {
         }
     }
 
-    /** An environment with the test's JDK as JAVA_HOME and no cpx settings from outside. */
+    /**
+     * An environment with the test's JDK as JAVA_HOME, no cpx settings from outside, and no class data
+     * sharing archive (which would go to the user's cache; ClassDataSharingIT tests it in its own).
+     */
     static Map<String, String> env() {
         Map<String, String> env = new HashMap<>();
         env.put("JAVA_HOME", JAVA_HOME.toString());
+        env.put("CPX_CDS", "0");
         return env;
     }
 
