@@ -8,7 +8,6 @@ import dev.cpx.testing.Trees.Detail;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -42,7 +41,7 @@ class LauncherIT {
     @Test
     void findsJavaOnThePathWithoutJavaHome() throws Exception {
         Path src = Trees.generate(dir.resolve("src"));
-        Map<String, String> env = new HashMap<>();
+        Map<String, String> env = Dist.env();
         env.put("JAVA_HOME", null);
         env.put("PATH", Dist.JAVA_HOME.resolve("bin") + ":/usr/bin:/bin");
         Dist.Result r = Dist.run(dir, env, cpx.toString(), "-a", "src", "dst");
