@@ -5,6 +5,7 @@ import dev.cpx.api.EngineRegistry;
 import dev.cpx.api.PathBytes;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -20,7 +21,7 @@ public final class EngineOptions {
     @Spec(Spec.Target.MIXEE)
     CommandSpec spec;
 
-    @Option(names = "--engine", paramLabel = "ID",
+    @Option(names = "--engine", paramLabel = "ID", completionCandidates = EngineIds.class,
             description = "Copy engine: auto (default: the fastest available), native, nio, or a plugin's id.")
     String engine = CopyOptions.AUTO_ENGINE;
 
@@ -34,7 +35,7 @@ public final class EngineOptions {
     private int jobs = CopyOptions.defaultJobs();
 
     @Option(names = {"-j", "--jobs"}, paramLabel = "N",
-            description = "Copy with N worker threads (default: ${DEFAULT-VALUE}; see README for why).")
+            description = "Copy with N worker threads (default: twice the number of CPUs, at least 4; see README for why).")
     void setJobs(int n) {
         if (n < 1 || n > 1024) {
             throw new ParameterException(spec.commandLine(),
@@ -72,5 +73,19 @@ public final class EngineOptions {
 
     EngineRegistry discover() {
         return EngineRegistry.discover(pluginDirectories());
+    }
+
+    /**
+     * Values of {@code --engine} for shell completion: {@code auto} and the engines on the class path.
+     * Read when the completion script is generated at build time, never while copying.
+     */
+    static final class EngineIds implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            List<String> ids = new ArrayList<>();
+            ids.add(CopyOptions.AUTO_ENGINE);
+            EngineRegistry.discover().engines().forEach(e -> ids.add(e.id()));
+            return ids.iterator();
+        }
     }
 }

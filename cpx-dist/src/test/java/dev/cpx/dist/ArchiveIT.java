@@ -1,0 +1,72 @@
+package dev.cpx.dist;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What the archives hold: the layout the README promises, the same in the tar.gz and the zip. */
+class ArchiveIT {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void holdsTheLauncherTheJarsThePluginFolderTheManPageAndTheCompletions() throws Exception {
+        Path root = Dist.unpackTar(dir);
+        assertTrue(Files.isExecutable(root.resolve("bin/cpx")));
+        assertEquals("rwxr-xr-x", PosixFilePermissions.toString(Files.getPosixFilePermissions(root.resolve("bin/cpx"))));
+        assertEquals(new TreeSet<>(java.util.List.of("cpx-api-" + Dist.VERSION + ".jar", "cpx-cli-" + Dist.VERSION + ".jar",
+                "cpx-engine-native-" + Dist.VERSION + ".jar", "cpx-engine-nio-" + Dist.VERSION + ".jar",
+                "jna-5.19.1.jar", "picocli-4.7.7.jar")), names(root.resolve("lib")),
+                "lib/ holds cpx and its runtime dependencies only (no build-time generator, no example plugin)");
+        assertEquals(new TreeSet<>(java.util.List.of("README")), names(root.resolve("plugins")), "plugins/ is there, empty but for its README");
+        for (String f : new String[] {"share/man/man1/cpx.1", "share/bash-completion/completions/cpx", "share/zsh/site-functions/_cpx",
+            "README.md"}) {
+            assertTrue(Files.isRegularFile(root.resolve(f)) && Files.size(root.resolve(f)) > 0, f);
+        }
+    }
+
+    @Test
+    void theZipHoldsTheSameFiles() throws Exception {
+        Path root = Dist.unpackTar(dir.resolve("tar"));
+        TreeSet<String> inTar = new TreeSet<>();
+        try (Stream<Path> walk = Files.walk(root)) {
+            walk.filter(p -> !Files.isDirectory(p)).forEach(p -> inTar.add("cpx-" + Dist.VERSION + "/" + root.relativize(p)));
+        }
+        TreeSet<String> inZip = new TreeSet<>();
+        try (ZipFile zip = new ZipFile(Dist.ZIP.toFile())) {
+            zip.stream().filter(e -> !e.isDirectory()).map(ZipEntry::getName).forEach(inZip::add);
+        }
+        assertEquals(inTar, inZip);
+    }
+
+    @Test
+    void theUnzippedLauncherIsExecutable() throws Exception {
+        Path unzip = Dist.tool("/usr/bin/unzip", "/bin/unzip");
+        assumeTrue(unzip != null, "unzip is not installed here");
+        Files.createDirectories(dir.resolve("zip"));
+        Dist.Result r = Dist.run(dir.resolve("zip"), Map.of(), unzip.toString(), "-q", Dist.ZIP.toString());
+        assertEquals(0, r.exit(), r::toString);
+        Path root = Dist.root(dir.resolve("zip"));
+        assertTrue(Files.isExecutable(root.resolve("bin/cpx")));
+        Dist.Result version = Dist.run(dir, Dist.env(), root.resolve("bin/cpx").toString(), "--version");
+        assertEquals(0, version.exit(), version::toString);
+    }
+
+    private static TreeSet<String> names(Path d) throws Exception {
+        try (Stream<Path> list = Files.list(d)) {
+            return list.map(p -> p.getFileName().toString()).collect(java.util.stream.Collectors.toCollection(TreeSet::new));
+        }
+    }
+}

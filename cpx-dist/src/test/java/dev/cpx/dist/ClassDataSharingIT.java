@@ -1,0 +1,152 @@
+package dev.cpx.dist;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The launcher's class data sharing archive (JDK 19+): made in the user's cache, invisible in the
+ * output, re-made when damaged, never a reason to fail. Runs on a JDK 19+ found on this machine,
+ * whatever JDK runs the tests.
+ */
+class ClassDataSharingIT {
+
+    /** The dynamic archive's magic number, little-endian: 0xf00baba8. */
+    private static final byte[] MAGIC = {(byte) 0xa8, (byte) 0xab, 0x0b, (byte) 0xf0};
+
+    @TempDir
+    Path dir;
+
+    Path cpx;
+    Path cache;
+
+    @BeforeEach
+    void unpack() throws Exception {
+        cpx = Dist.unpackTar(Files.createDirectories(dir.resolve("opt"))).resolve("bin/cpx");
+        cache = dir.resolve("cache");
+    }
+
+    private Map<String, String> env(Path javaHome) {
+        Map<String, String> env = new HashMap<>();
+        env.put("JAVA_HOME", javaHome.toString());
+        env.put("XDG_CACHE_HOME", cache.toString());
+        return env;
+    }
+
+    @Test
+    void anArchiveIsMadeOnTheFirstRunAndNothingOfItIsSeen() throws Exception {
+        Path jdk = jdk(19).orElse(null);
+        assumeTrue(jdk != null, "no JDK 19 or later on this machine (class data sharing is used from 19 on)");
+        Dist.Result plain = Dist.run(dir, Map.of("JAVA_HOME", jdk.toString(), "CPX_CDS", "0"), cpx.toString(), "--version");
+        assertEquals(0, plain.exit(), plain::toString);
+
+        Dist.Result first = Dist.run(dir, env(jdk), cpx.toString(), "--version");
+        assertEquals(plain, first, "the run that makes the archive prints exactly what a run without one does");
+        Path archive = archive();
+        assertArrayEquals(MAGIC, head(archive));
+
+        Dist.Result second = Dist.run(dir, env(jdk), cpx.toString(), "--version");
+        assertEquals(plain, second, "the run that uses the archive prints the same");
+
+        Dist.Result missing = Dist.run(dir, env(jdk), cpx.toString(), "no-such-file", "x");
+        assertEquals(1, missing.exit(), missing::toString);
+        assertEquals(List.of("cpx: cannot stat 'no-such-file': No such file or directory"), Dist.lines(missing.err()));
+    }
+
+    @Test
+    void aDamagedArchiveIsMadeAgainSilently() throws Exception {
+        Path jdk = jdk(19).orElse(null);
+        assumeTrue(jdk != null, "no JDK 19 or later on this machine (class data sharing is used from 19 on)");
+        Dist.Result plain = Dist.run(dir, Map.of("JAVA_HOME", jdk.toString(), "CPX_CDS", "0"), cpx.toString(), "--version");
+        Dist.run(dir, env(jdk), cpx.toString(), "--version");
+        Path archive = archive();
+
+        Files.write(archive, new byte[100_000]); // not an archive at all
+        assertEquals(plain, Dist.run(dir, env(jdk), cpx.toString(), "--version"));
+        assertArrayEquals(MAGIC, head(archive), "made again");
+
+        byte[] whole = Files.readAllBytes(archive);
+        Files.write(archive, java.util.Arrays.copyOf(whole, whole.length / 3)); // cut short
+        assertEquals(plain, Dist.run(dir, env(jdk), cpx.toString(), "--version"));
+        assertEquals(plain, Dist.run(dir, env(jdk), cpx.toString(), "--version"));
+    }
+
+    @Test
+    void aCacheThatCannotBeWrittenIsNoProblem() throws Exception {
+        Path file = Files.writeString(dir.resolve("a-file"), "not a directory");
+        for (Path jdk : Stream.of(Optional.of(Dist.JAVA_HOME), jdk(19)).flatMap(Optional::stream).toList()) {
+            Map<String, String> env = env(jdk);
+            env.put("XDG_CACHE_HOME", file.resolve("cache").toString());
+            Dist.Result r = Dist.run(dir, env, cpx.toString(), "--version");
+            assertEquals(0, r.exit(), r::toString);
+            assertEquals("", r.err());
+            assertTrue(r.out().startsWith("cpx " + Dist.VERSION + "\n"), r::toString);
+        }
+    }
+
+    @Test
+    void jdk17GetsNoArchive() throws Exception {
+        Path jdk17 = Runtime.version().feature() < 19 ? Dist.JAVA_HOME : null;
+        assumeTrue(jdk17 != null, "the tests run on JDK " + Runtime.version().feature() + ", not 17 or 18");
+        Dist.Result r = Dist.run(dir, env(jdk17), cpx.toString(), "--version");
+        assertEquals(0, r.exit(), r::toString);
+        assertTrue(!Files.exists(cache.resolve("cpx")), "no archive for JDK 17 (its dynamic archives need a second run's dance)");
+    }
+
+    private Path archive() throws IOException {
+        try (Stream<Path> list = Files.list(cache.resolve("cpx"))) {
+            List<Path> files = list.toList();
+            assertEquals(1, files.size(), files::toString);
+            assertTrue(files.get(0).getFileName().toString().matches("classes-\\d+-\\d+\\.jsa"), files::toString);
+            return files.get(0);
+        }
+    }
+
+    private static byte[] head(Path file) throws IOException {
+        return java.util.Arrays.copyOf(Files.readAllBytes(file), 4);
+    }
+
+    /** The test's JDK if it is at least {@code feature}, else one under /usr/lib/jvm. */
+    static Optional<Path> jdk(int feature) throws IOException {
+        if (Runtime.version().feature() >= feature) {
+            return Optional.of(Dist.JAVA_HOME);
+        }
+        Path jvms = Path.of("/usr/lib/jvm");
+        if (!Files.isDirectory(jvms)) {
+            return Optional.empty();
+        }
+        try (Stream<Path> list = Files.list(jvms)) {
+            return list.filter(home -> Files.isExecutable(home.resolve("bin/java")))
+                    .filter(home -> releaseFeature(home) >= feature)
+                    .sorted()
+                    .findFirst();
+        }
+    }
+
+    private static int releaseFeature(Path home) {
+        try {
+            for (String line : Files.readAllLines(home.resolve("release"))) {
+                if (line.startsWith("JAVA_VERSION=")) {
+                    String v = line.substring("JAVA_VERSION=".length()).replace("\"", "");
+                    return Integer.parseInt(v.split("[.+-]")[0]);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not a JDK we can use
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,119 @@
+package dev.cpx.dist;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cpx.testing.Trees;
+import dev.cpx.testing.Trees.Detail;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** bin/cpx from the unpacked tarball, with nothing but a JDK: copies, symbolic links, Java checks, version. */
+class LauncherIT {
+
+    @TempDir
+    Path dir;
+
+    Path root;
+    Path cpx;
+
+    @BeforeEach
+    void unpack() throws Exception {
+        root = Dist.unpackTar(Files.createDirectories(dir.resolve("opt")));
+        cpx = root.resolve("bin/cpx");
+    }
+
+    @Test
+    void copiesATreeRecursively() throws Exception {
+        Path src = Trees.generate(dir.resolve("src"));
+        Dist.Result r = Dist.run(dir, Dist.env(), cpx.toString(), "-r", "src", "dst");
+        assertEquals(0, r.exit(), r::toString);
+        assertEquals("", r.err());
+        Trees.assertSameTree(src, dir.resolve("dst"));
+    }
+
+    @Test
+    void findsJavaOnThePathWithoutJavaHome() throws Exception {
+        Path src = Trees.generate(dir.resolve("src"));
+        Map<String, String> env = Dist.env();
+        env.put("JAVA_HOME", null);
+        env.put("PATH", Dist.JAVA_HOME.resolve("bin") + ":/usr/bin:/bin");
+        Dist.Result r = Dist.run(dir, env, cpx.toString(), "-a", "src", "dst");
+        assertEquals(0, r.exit(), r::toString);
+        Trees.assertSameTree(src, dir.resolve("dst"), Detail.MODE, Detail.MTIME);
+    }
+
+    @Test
+    void worksThroughChainsOfSymbolicLinksAndSpeaksAsCpWhenLinkedAsCp() throws Exception {
+        // ~/bin/cp -> ../links/cpx-link -> (absolute) opt/cpx-VERSION/bin/cpx
+        Path links = Files.createDirectories(dir.resolve("links"));
+        Files.createSymbolicLink(links.resolve("cpx-link"), cpx);
+        Path bin = Files.createDirectories(dir.resolve("home/bin"));
+        Path cp = Files.createSymbolicLink(bin.resolve("cp"), Path.of("../../links/cpx-link"));
+        Path src = Trees.generate(dir.resolve("src"));
+
+        Dist.Result copy = Dist.run(dir, Dist.env(), cp.toString(), "-r", "src", "dst");
+        assertEquals(0, copy.exit(), copy::toString);
+        Trees.assertSameTree(src, dir.resolve("dst"));
+
+        Dist.Result bad = Dist.run(dir, Dist.env(), cp.toString(), "--bogus", "a", "b");
+        assertEquals(1, bad.exit(), bad::toString);
+        assertEquals(List.of("cp: unrecognized option '--bogus'", "Try 'cp --help' for more information."), Dist.lines(bad.err()));
+
+        Dist.Result missing = Dist.run(dir, Dist.env(), cp.toString(), "no-such-file", "x");
+        assertEquals(1, missing.exit(), missing::toString);
+        assertEquals(List.of("cp: cannot stat 'no-such-file': No such file or directory"), Dist.lines(missing.err()));
+    }
+
+    @Test
+    void versionNamesCpxTheEnginesTheJdkAndTheOs() throws Exception {
+        Dist.Result r = Dist.run(dir, Dist.env(), cpx.toString(), "--version");
+        assertEquals(0, r.exit(), r::toString);
+        List<String> lines = Dist.lines(r.out());
+        assertEquals("cpx " + Dist.VERSION, lines.get(0), "the version comes from the jar manifest");
+        assertTrue(lines.contains("engine native " + Dist.VERSION), r.out());
+        assertTrue(lines.contains("engine nio " + Dist.VERSION), r.out());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("java " + System.getProperty("java.version") + " (")), r.out());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("os Linux ")), r.out());
+        assertEquals("", r.err());
+    }
+
+    @Test
+    void refusesJavaOlderThan17InOneLine() throws Exception {
+        // A Java home whose release file says 11; its java must never run (it would exit 99).
+        Path old = Files.createDirectories(dir.resolve("jdk-11/bin"));
+        Files.writeString(dir.resolve("jdk-11/release"), "IMPLEMENTOR=\"Test\"\nJAVA_VERSION=\"11.0.22\"\n");
+        Path java = Files.writeString(old.resolve("java"), "#!/bin/sh\nexit 99\n");
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Map<String, String> env = Map.of("JAVA_HOME", dir.resolve("jdk-11").toString());
+        Dist.Result r = Dist.run(dir, env, cpx.toString(), "--version");
+        assertEquals(1, r.exit(), r::toString);
+        assertEquals(List.of("cpx: cpx needs Java 17 or later, but " + java + " is Java 11.0.22: install a newer JDK or set JAVA_HOME to one"),
+                Dist.lines(r.err()));
+    }
+
+    @Test
+    void saysWhenJavaHomeHasNoJava() throws Exception {
+        Dist.Result r = Dist.run(dir, Map.of("JAVA_HOME", dir.resolve("nothing").toString()), cpx.toString(), "--version");
+        assertEquals(1, r.exit(), r::toString);
+        assertEquals(List.of("cpx: JAVA_HOME is set to '" + dir.resolve("nothing") + "', which has no bin/java: point it to a JDK 17 or later"),
+                Dist.lines(r.err()));
+    }
+
+    @Test
+    void givesTheJvmItsFlagsAndCpxJavaOpts() throws Exception {
+        Map<String, String> env = Dist.env();
+        env.put("CPX_JAVA_OPTS", "-XX:+PrintFlagsFinal");
+        Dist.Result r = Dist.run(dir, env, cpx.toString(), "--version");
+        assertEquals(0, r.exit(), r::toString);
+        assertTrue(r.out().matches("(?s).*\\bbool UseSerialGC\\s+= true\\b.*"), "the launcher's flags reach the JVM");
+        assertTrue(r.out().matches("(?s).*\\bintx TieredStopAtLevel\\s+= 1\\b.*"), "the launcher's flags reach the JVM");
+        assertTrue(r.out().contains("\ncpx " + Dist.VERSION + "\n"), r::toString);
+    }
+}
