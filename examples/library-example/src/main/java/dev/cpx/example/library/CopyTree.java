@@ -10,7 +10,6 @@ import dev.cpx.api.Diagnostic;
 import dev.cpx.api.FileOutcome;
 import dev.cpx.api.PathBytes;
 import dev.cpx.api.Progress;
-import dev.cpx.api.Source;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
@@ -65,7 +64,7 @@ public final class CopyTree {
 
         // Cpx.create() uses the engines on the class path; --engine=auto picks the best available one.
         Cpx cpx = Cpx.create();
-        CopyJob job = cpx.start(List.of(Source.of(source)), target, options, listener);
+        CopyJob job = cpx.start(List.of(source), target, options, listener);
         // The job runs in the background: watch it (or cancel it) while it runs.
         ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "progress");
