@@ -64,9 +64,17 @@ final class Directories {
         run.xattrs.copy(src, dst, dst);
         run.metadata.apply(src, dst, st, false);
         if (!preserveMode && state == State.CREATED) {
-            int wanted = run.creationMode(st) & 0777 & ~Umask.get();
-            if ((wanted & 0700) != 0700) {
-                // Take back the owner bits added while copying.
+            // mkdir keeps the sticky bit (the umask never clears it) but NIO cannot pass it; and the
+            // owner bits added while copying come off again.
+            int mode = run.creationMode(st);
+            int wanted = (mode & 0777 & ~Umask.get()) | (mode & 01000);
+            int made = (mode | 0700) & 0777 & ~Umask.get();
+            if (wanted != made) {
+                try {
+                    wanted |= Stat.stat(dst).permissions() & 02000; // keep a set-gid bit inherited from the parent
+                } catch (IOException e) {
+                    // chmod below reports the problem
+                }
                 run.metadata.chmod(src, dst, wanted);
             }
         }

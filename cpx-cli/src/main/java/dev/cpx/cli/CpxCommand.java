@@ -33,7 +33,8 @@ import picocli.CommandLine.Spec;
             "  or:  cpx [OPTION]... SOURCE... DIRECTORY",
             "  or:  cpx [OPTION]... -t DIRECTORY SOURCE...",
         },
-        description = "Copy SOURCE to DEST, or multiple SOURCE(s) to DIRECTORY, with parallel workers.%n",
+        description = {"Copy SOURCE to DEST, or multiple SOURCE(s) to DIRECTORY, with parallel workers.",
+            "", "Mandatory arguments to long options are mandatory for short options too."},
         footer = {"%nExit status: 0 if everything was copied, 1 if anything failed or the command line is wrong, "
                 + "130/143 when interrupted by SIGINT/SIGTERM."})
 public final class CpxCommand implements Callable<Integer> {

@@ -60,6 +60,7 @@ public final class Main {
         cmd.setParameterExceptionHandler(parameterErrors());
         cmd.setExecutionExceptionHandler(executionErrors());
         cmd.setExitCodeExceptionMapper(e -> 1);
+        HelpLayout.install(cmd);
         return cmd;
     }
 

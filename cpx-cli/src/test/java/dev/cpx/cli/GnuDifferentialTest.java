@@ -72,6 +72,46 @@ class GnuDifferentialTest {
         Trees.assertSameTree(dir.resolve("by-gnu"), dir.resolve("by-cpx"), Detail.MODE, Detail.MTIME, Detail.OWNER);
     }
 
+    @ParameterizedTest(name = "engine={0}")
+    @ValueSource(strings = {"native", "nio"})
+    void oneFileSystemCopiesTheMountPointButNotWhatIsMountedOnIt(String engine) throws Exception {
+        Path gnuScene = Files.createDirectories(dir.resolve("gnu"));
+        Path cpxScene = Files.createDirectories(dir.resolve("cpx"));
+        List<Path> mounts = new java.util.ArrayList<>();
+        try {
+            for (Path scene : List.of(gnuScene, cpxScene)) {
+                Path src = Scenes.standardTree(scene);
+                Path mnt = Files.createDirectory(src.resolve("mnt"));
+                Cli.Result mount = Cli.run(scene, java.util.Map.of(), List.of("mount", "-t", "tmpfs", "-o", "size=1m,mode=1777", "cpx-test", "src/mnt"));
+                assumeTrue(mount.exit() == 0, "cannot mount a tmpfs here (needs root): -x is tested where it can be: " + mount.err());
+                mounts.add(mnt);
+                Files.writeString(mnt.resolve("on-the-other-file-system"), "not copied with -x");
+            }
+            Cli.Result gnu = Cli.run(gnuScene, java.util.Map.of(), List.of("cp"), "-rxv", "src", "dst");
+            Cli.Result cpx = Cli.cpxAs("cp", cpxScene, java.util.Map.of(), "--engine=" + engine, "-rxv", "src", "dst");
+            assertEquals(gnu.exit(), cpx.exit(), cpx::toString);
+            assertEquals(gnu.err(), cpx.err());
+            assertEquals(sorted(gnu.out()), sorted(cpx.out()));
+            Trees.assertSameTree(gnuScene.resolve("dst"), cpxScene.resolve("dst"), Detail.MODE);
+            assumeTrue(Files.isDirectory(cpxScene.resolve("dst/mnt")), "the mount point itself is copied");
+            assertEquals(List.of(), list(cpxScene.resolve("dst/mnt")));
+        } finally {
+            for (Path m : mounts) {
+                Cli.run(dir, java.util.Map.of(), List.of("umount", m.toString()));
+            }
+        }
+    }
+
+    private static String sorted(String text) {
+        return text.lines().sorted().collect(Collectors.joining("\n"));
+    }
+
+    private static List<Path> list(Path d) throws IOException {
+        try (var s = Files.list(d)) {
+            return s.toList();
+        }
+    }
+
     /** {@code find . -printf '%y %m %s %p\n'}, sorted: what the README's acceptance check compares. */
     static String find(Path root) throws IOException, InterruptedException {
         Cli.Result r = Cli.run(root, java.util.Map.of(), List.of("find", ".", "-printf", "%y %m %s %p\\n"));
