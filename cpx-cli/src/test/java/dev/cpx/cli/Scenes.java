@@ -65,7 +65,8 @@ final class Scenes {
         file(src.resolve("ro-dir/inside"), "ro", 0444);
         Files.createSymbolicLink(src.resolve("rel-link"), Path.of("small.txt"));
         Files.createSymbolicLink(src.resolve("a/up-link"), Path.of("../small.txt"));
-        Files.createSymbolicLink(src.resolve("abs-link"), Path.of("/etc/hostname"));
+        // Absolute, into the scene (each scene's path is replaced by <scene> when scenes are compared).
+        Files.createSymbolicLink(src.resolve("abs-link"), src.toAbsolutePath().resolve("small.txt"));
         Files.createSymbolicLink(src.resolve("dangling"), Path.of("does/not/exist"));
         Files.createSymbolicLink(src.resolve("dir-link"), Path.of("a/b"));
         file(src.resolve("hard1"), "shared inode\n");
