@@ -63,7 +63,8 @@ class CompletionIT {
     void bashCompletesOptionNames() throws Exception {
         Path root = Dist.unpackTar(dir);
         assertEquals(List.of("--list-engines"), bashCompletions(root, "cpx", "--list"));
-        assertEquals(List.of("--recursive", "--reflink"), bashCompletions(root, "cpx", "--re"));
+        assertEquals(List.of("--recursive"), bashCompletions(root, "cpx", "--recu"));
+        assertEquals(List.of("--reflink"), bashCompletions(root, "cpx", "--ref"));
     }
 
     @ParameterizedTest(name = "zsh: {0}<TAB> shows {1}")
