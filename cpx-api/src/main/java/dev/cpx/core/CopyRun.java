@@ -38,6 +38,8 @@ public final class CopyRun implements CopyJob {
     final NonFiles nonFiles;
     final Destinations destinations;
     final Xattrs xattrs;
+    final Excludes excludes;
+    final ResumeMarker resumeMarker;
     final Directories directories;
     final Entries entries;
     final Metadata metadata;
@@ -63,6 +65,8 @@ public final class CopyRun implements CopyJob {
         this.nonFiles = new NonFiles(this);
         this.destinations = new Destinations(this);
         this.xattrs = new Xattrs(this);
+        this.excludes = Excludes.of(options.excludes());
+        this.resumeMarker = new ResumeMarker(this);
         this.directories = new Directories(this);
         this.entries = new Entries(this);
         this.metadata = new Metadata(this);
@@ -123,10 +127,11 @@ public final class CopyRun implements CopyJob {
     // ---- outcomes -------------------------------------------------------------------------------------
 
     void copied(EntryKind kind, Path source, Path target, long bytes) {
-        copied(kind, source, target, bytes, null);
+        copied(kind, source, target, bytes, null, false);
     }
 
-    void copied(EntryKind kind, Path source, Path target, long bytes, Path backup) {
+    /** An entry is copied (or, with {@code --dry-run}, would be); {@code replaced} if something was there. */
+    void copied(EntryKind kind, Path source, Path target, long bytes, Path backup, boolean replaced) {
         switch (kind) {
             case FILE -> {
                 counters.files.increment();
@@ -138,7 +143,7 @@ public final class CopyRun implements CopyJob {
             default -> {
             }
         }
-        listener.entryDone(FileOutcome.copied(kind, source, target, bytes, backup));
+        listener.entryDone(FileOutcome.copied(kind, source, target, bytes, backup, replaced));
     }
 
     void skipped(EntryKind kind, Path source, Path target, Diagnostic why) {

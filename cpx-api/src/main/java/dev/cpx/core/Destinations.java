@@ -31,8 +31,9 @@ final class Destinations {
      * @param action what to do
      * @param source where to copy from (the backup, in GNU's force-and-backup-onto-itself case)
      * @param backup the backup made of the old destination, or null
+     * @param replaced whether something was at the destination (overwritten, backed up or removed)
      */
-    record Decision(Action action, Path source, Path backup) {
+    record Decision(Action action, Path source, Path backup, boolean replaced) {
     }
 
     private final CopyRun run;
@@ -51,11 +52,11 @@ final class Destinations {
      */
     Decision prepare(EntryKind kind, Path src, Path dst, Stat st, boolean dstAbsent, boolean replaceable, boolean linkMode) {
         if (dstAbsent) {
-            return new Decision(Action.CREATE, src, null);
+            return new Decision(Action.CREATE, src, null, false);
         }
         Stat existing = lstatOrNull(dst);
         if (existing == null) {
-            return new Decision(Action.CREATE, src, null);
+            return new Decision(Action.CREATE, src, null, false);
         }
         if (existing.isDirectory()) {
             run.failed(kind, src, dst, Diagnostic.of("cannot overwrite directory {0} with non-directory", dst));
@@ -74,6 +75,10 @@ final class Destinations {
                 run.failed(kind, src, dst, Diagnostic.of("{0} and {1} are the same file", src, dst));
                 return skip(src);
             }
+        }
+        if (run.options.resume() && isComplete(st, existing)) {
+            run.skipped(kind, src, dst, Diagnostic.of("{0} is already complete", dst));
+            return skip(src);
         }
         OverwritePolicy policy = run.options.overwrite();
         if (policy == OverwritePolicy.NO_CLOBBER) {
@@ -97,25 +102,44 @@ final class Destinations {
                     run.failed(kind, src, dst, Diagnostic.of("backing up {0} might destroy source;  {1} not copied", dst, src));
                     return skip(src);
                 }
-                Files.move(dst, backup, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                if (!run.options.dryRun()) {
+                    Files.move(dst, backup, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                }
             } catch (IOException e) {
                 run.failed(kind, src, dst, Diagnostic.of("cannot backup {0}", dst, Errors.reason(e)));
                 return skip(src);
             }
-            if (target != null && st.sameFile(target)) {
+            if (target != null && st.sameFile(target) && !run.options.dryRun()) {
                 source = backup;
             }
-            return new Decision(Action.CREATE, source, backup);
+            return new Decision(Action.CREATE, source, backup, true);
         }
         boolean remove = run.options.removeDestination() || (replaceable && (!linkMode || run.options.force()));
         if (remove) {
-            return remove(kind, src, dst) ? new Decision(Action.CREATE, source, null) : skip(src);
+            return remove(kind, src, dst) ? new Decision(Action.CREATE, source, null, true) : skip(src);
         }
-        return new Decision(replaceable ? Action.CREATE : Action.OVERWRITE, source, null);
+        return new Decision(replaceable ? Action.CREATE : Action.OVERWRITE, source, null, true);
+    }
+
+    /**
+     * {@code --resume}: a destination file with the source's size and modification time is complete
+     * (without preserved times, one at least as new as the source). A file cpx creates only gets its
+     * final name once complete, so only a file overwritten in place can be partial, and then its
+     * size or time differs.
+     */
+    private boolean isComplete(Stat st, Stat existing) {
+        if (!st.isRegular() || !existing.isRegular() || existing.size() != st.size()) {
+            return false;
+        }
+        int c = existing.mtime().compareTo(st.mtime());
+        return run.options.preserves(dev.cpx.api.Attribute.TIMESTAMPS) ? c == 0 : c >= 0;
     }
 
     /** Removes {@code dst} (telling the listener, for {@code -v}); false when that failed (reported). */
     boolean remove(EntryKind kind, Path src, Path dst) {
+        if (run.options.dryRun()) {
+            return true;
+        }
         try {
             Files.delete(dst);
         } catch (NoSuchFileException e) {
@@ -129,7 +153,7 @@ final class Destinations {
     }
 
     private static Decision skip(Path src) {
-        return new Decision(Action.SKIP, src, null);
+        return new Decision(Action.SKIP, src, null, false);
     }
 
     static Stat lstatOrNull(Path p) {

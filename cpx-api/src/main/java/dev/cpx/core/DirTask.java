@@ -87,13 +87,26 @@ final class DirTask extends Task {
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(PathBytes.withoutTrailingSlashes(src))) {
             @SuppressWarnings("unchecked")
             SecureDirectoryStream<Path> secure = stream instanceof SecureDirectoryStream<?> s ? (SecureDirectoryStream<Path>) s : null;
+            Excludes excludes = run.excludes;
+            Path root = operand.source();
             for (Path child : stream) {
                 if (run.cancelled()) {
                     break;
                 }
                 Path name = child.getFileName();
+                Path relative = excludes.isEmpty() ? null : Excludes.relative(root, child);
+                if (relative != null && excludes.excludesAnyEntry(name, relative)) {
+                    // Pruned before its attributes are even read.
+                    run.skipped(EntryKind.UNKNOWN, child, dst.resolve(name), Diagnostic.of("excluded {0}", child));
+                    continue;
+                }
                 try {
-                    entries.add(new Entry(child, name, secure != null ? Stat.at(secure, name, child, follow) : Stat.of(child, follow)));
+                    Stat cst = secure != null ? Stat.at(secure, name, child, follow) : Stat.of(child, follow);
+                    if (relative != null && cst.isDirectory() && excludes.excludesDirectory(name, relative)) {
+                        run.skipped(EntryKind.DIRECTORY, child, dst.resolve(name), Diagnostic.of("excluded {0}", child));
+                        continue;
+                    }
+                    entries.add(new Entry(child, name, cst));
                 } catch (IOException e) {
                     run.failed(EntryKind.UNKNOWN, child, dst, Diagnostic.of("cannot stat {0}", child, Errors.reason(e)));
                 }

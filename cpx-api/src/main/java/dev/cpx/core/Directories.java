@@ -30,6 +30,9 @@ final class Directories {
     }
 
     State create(Path src, Path dst, Stat st, boolean dstAbsent) {
+        if (run.options.dryRun()) {
+            return wouldCreate(src, dst, dstAbsent);
+        }
         try {
             // Owner rwx while the contents are copied, whatever the source's mode: a read-only source still copies.
             Files.createDirectory(dst, Permissions.attribute(run.creationMode(st) | 0700));
@@ -55,9 +58,24 @@ final class Directories {
         }
     }
 
+    /** {@code --dry-run}: what {@link #create} would do, without doing it. */
+    private State wouldCreate(Path src, Path dst, boolean dstAbsent) {
+        Stat existing = dstAbsent ? null : Destinations.statOrNull(dst);
+        if (existing == null) {
+            run.copied(EntryKind.DIRECTORY, src, dst, 0);
+            return State.CREATED;
+        }
+        if (existing.isDirectory()) {
+            run.counters.directories.increment();
+            return State.EXISTED;
+        }
+        run.failed(EntryKind.DIRECTORY, src, dst, Diagnostic.of("cannot overwrite non-directory {0} with directory {1}", dst, src));
+        return State.FAILED;
+    }
+
     /** After everything below {@code dst} is done: mode, ownership and times, as the options ask. */
     void finish(Path src, Path dst, Stat st, State state) {
-        if (state != State.CREATED && state != State.EXISTED) {
+        if ((state != State.CREATED && state != State.EXISTED) || run.options.dryRun()) {
             return;
         }
         boolean preserveMode = run.options.preserves(Attribute.MODE);
@@ -77,6 +95,18 @@ final class Directories {
                 }
                 run.metadata.chmod(src, dst, wanted);
             }
+        }
+        if (run.options.fsync()) {
+            sync(src, dst);
+        }
+    }
+
+    /** {@code --fsync}: makes a directory's entries durable (its files were synced before they got their names). */
+    void sync(Path src, Path dst) {
+        try (java.nio.channels.FileChannel dir = java.nio.channels.FileChannel.open(dst, java.nio.file.StandardOpenOption.READ)) {
+            dir.force(true);
+        } catch (IOException e) {
+            run.failed(EntryKind.DIRECTORY, src, dst, Diagnostic.of("cannot sync {0}", dst, Errors.reason(e)));
         }
     }
 }

@@ -35,20 +35,7 @@ final class Entries {
     void dispatch(Task parent, InsertionOrder order, int index, Path src, Path dst, Stat st, boolean dstAbsent,
             Operand operand) {
         if (st.isDirectory()) {
-            boolean otherFileSystem = run.options.oneFileSystem() && operand != null && st.dev() != operand.sourceDev();
-            order.insert(index, () -> {
-                Directories.State state = run.directories.create(src, dst, st, dstAbsent);
-                if (state == Directories.State.FAILED) {
-                    return;
-                }
-                if (otherFileSystem) {
-                    // -x: the mount point is copied, what is mounted on it is not.
-                    run.directories.finish(src, dst, st, state);
-                } else {
-                    parent.spawn(new DirTask(parent, run, src, dst, st, state,
-                            operand != null ? operand : Operand.of(src, st, dst)));
-                }
-            }, false);
+            order.insert(index, () -> directory(parent, src, dst, st, dstAbsent, operand, false), false);
             return;
         }
         CopyMode mode = run.options.mode();
@@ -84,6 +71,35 @@ final class Entries {
             return;
         }
         copy(parent, order, index, src, dst, st, dstAbsent, null);
+    }
+
+    /**
+     * A command-line operand. {@code asCopy}: the destination is being made as the copy of this
+     * directory operand (GNU's rule for a destination that did not exist), which is marked on it for
+     * {@code --resume}.
+     */
+    void dispatchOperand(Task root, Path src, Path dst, Stat st, boolean asCopy) {
+        if (st.isDirectory()) {
+            directory(root, src, dst, st, false, null, asCopy);
+        } else {
+            dispatch(root, InsertionOrder.IMMEDIATE, 0, src, dst, st, false, null);
+        }
+    }
+
+    private void directory(Task parent, Path src, Path dst, Stat st, boolean dstAbsent, Operand operand, boolean mark) {
+        Directories.State state = run.directories.create(src, dst, st, dstAbsent);
+        if (state == Directories.State.FAILED) {
+            return;
+        }
+        if (mark) {
+            run.resumeMarker.mark(dst, st);
+        }
+        if (run.options.oneFileSystem() && operand != null && st.dev() != operand.sourceDev()) {
+            // -x: the mount point is copied, what is mounted on it is not.
+            run.directories.finish(src, dst, st, state);
+        } else {
+            parent.spawn(new DirTask(parent, run, src, dst, st, state, operand != null ? operand : Operand.of(src, st, dst)));
+        }
     }
 
     private void copy(Task parent, InsertionOrder order, int index, Path src, Path dst, Stat st, boolean dstAbsent,

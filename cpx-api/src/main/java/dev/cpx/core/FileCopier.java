@@ -31,7 +31,8 @@ final class FileCopier {
     static final long HOLE_CHECK_SIZE = 32L << 10;
 
     private static final Set<OpenOption> READ = Set.of(StandardOpenOption.READ);
-    private static final Set<OpenOption> OVERWRITE = Set.of(StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+    private static final Set<OpenOption> OVERWRITE = Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE,
+            StandardOpenOption.TRUNCATE_EXISTING);
     private static final Set<OpenOption> ATTRIBUTES_ONLY = Set.of(StandardOpenOption.WRITE);
 
     private final CopyRun run;
@@ -69,6 +70,13 @@ final class FileCopier {
                 return;
             }
             Destinations.Decision d = run.destinations.prepare(EntryKind.FILE, src, dst, st, dstAbsent, false, false);
+            if (d.action() != Destinations.Action.SKIP && run.options.dryRun()) {
+                // --dry-run: say what would be done, touch nothing.
+                once.skip(index);
+                published[0] = dst;
+                run.copied(EntryKind.FILE, src, dst, st.size(), d.backup(), d.replaced());
+                return;
+            }
             switch (d.action()) {
                 case SKIP -> once.skip(index);
                 case OVERWRITE -> {
@@ -77,7 +85,7 @@ final class FileCopier {
                         published[0] = dst;
                     }
                 }
-                case CREATE -> createNew(once, index, d.source(), dst, st, d.backup(), p -> published[0] = p);
+                case CREATE -> createNew(once, index, d.source(), dst, st, d.backup(), d.replaced(), p -> published[0] = p);
             }
         } finally {
             if (!named[0]) {
@@ -90,18 +98,26 @@ final class FileCopier {
         }
     }
 
-    private void createNew(InsertionOrder order, int index, Path src, Path dst, Stat st, Path backup,
+    private void createNew(InsertionOrder order, int index, Path src, Path dst, Stat st, Path backup, boolean replaced,
             java.util.function.Consumer<Path> onPublished) {
         boolean attributesOnly = run.options.mode() == CopyMode.ATTRIBUTES_ONLY;
         NewFile file = null;
         long bytes = -1;
         try (FileChannel in = attributesOnly ? null : openSource(src, dst)) {
             if (in != null || attributesOnly) {
+                boolean resumable = st.size() >= RESUMABLE_SIZE && !attributesOnly;
                 try {
-                    file = NewFile.create(run, dst, run.creationMode(st), st.size() >= RESUMABLE_SIZE && !attributesOnly);
-                    bytes = attributesOnly ? 0 : transfer(in, file.channel(), src, dst, st);
+                    file = resumable && run.options.resume() ? NewFile.continuing(dst, in) : null;
+                    if (file == null) {
+                        file = NewFile.create(run, dst, run.creationMode(st), resumable);
+                    }
+                    bytes = attributesOnly ? 0 : transfer(in, file.channel(), src, dst, st, file.resumedAt());
+                    if (bytes >= 0 && !finishData(in, file.channel(), src, dst, bytes)) {
+                        bytes = -1;
+                    }
                 } catch (IOException e) {
                     run.failed(EntryKind.FILE, src, dst, Diagnostic.of("cannot create regular file {0}", dst, Errors.reason(e)));
+                    bytes = -1;
                 }
             }
         } catch (IOException e) {
@@ -135,8 +151,28 @@ final class FileCopier {
                 return;
             }
             onPublished.accept(dst);
-            run.copied(EntryKind.FILE, src, dst, copied, backup);
+            run.copied(EntryKind.FILE, src, dst, copied, backup, replaced);
         }, !complete.isNamed());
+    }
+
+    /**
+     * After the data: {@code --verify} reads both back and compares them, {@code --fsync} makes the
+     * data durable. False after reporting a failure.
+     */
+    private boolean finishData(FileChannel in, FileChannel out, Path src, Path dst, long bytes) {
+        try {
+            if (run.options.verify() && in != null && !Verifier.sameContent(in, out, bytes)) {
+                run.failed(EntryKind.FILE, src, dst, Diagnostic.of("verification failed: {0} differs from {1}", dst, src));
+                return false;
+            }
+            if (run.options.fsync()) {
+                out.force(true);
+            }
+            return true;
+        } catch (IOException e) {
+            run.failed(EntryKind.FILE, src, dst, Diagnostic.of("error reading {0}", dst, Errors.reason(e)));
+            return false;
+        }
     }
 
     /** Writes into the existing regular file {@code dst}; true when done (else reported). */
@@ -160,11 +196,14 @@ final class FileCopier {
                     return false;
                 }
                 boolean[] done = {false};
-                createNew(InsertionOrder.IMMEDIATE, 0, src, dst, st, null, p -> done[0] = p != null);
+                createNew(InsertionOrder.IMMEDIATE, 0, src, dst, st, null, true, p -> done[0] = p != null);
                 return done[0];
             }
             try (out) {
-                bytes = attributesOnly ? 0 : transfer(in, out, src, dst, st);
+                bytes = attributesOnly ? 0 : transfer(in, out, src, dst, st, 0);
+                if (bytes >= 0 && !finishData(in, out, src, dst, bytes)) {
+                    bytes = -1;
+                }
             }
         } catch (IOException e) {
             run.failed(EntryKind.FILE, src, dst, Diagnostic.of("error writing {0}", dst, Errors.reason(e)));
@@ -175,7 +214,7 @@ final class FileCopier {
         }
         run.xattrs.copy(src, dst, dst);
         run.metadata.apply(src, dst, st, false);
-        run.copied(EntryKind.FILE, src, dst, bytes, null);
+        run.copied(EntryKind.FILE, src, dst, bytes, null, true);
         return true;
     }
 
@@ -210,8 +249,15 @@ final class FileCopier {
      * Moves the data with the engine (a clone first when {@code --reflink} allows). Returns the
      * bytes copied, or -1 after reporting a failure.
      */
-    private long transfer(FileChannel in, FileChannel out, Path src, Path dst, Stat st) {
+    private long transfer(FileChannel in, FileChannel out, Path src, Path dst, Stat st, long from) {
         try {
+            if (from > 0) {
+                // --resume: the first bytes are there already and were checked.
+                run.counters.bytesDone.add(from);
+                long rest = run.engine.copy(new CopyRequest(in, out, from, CopyRequest.TO_END, st.size(),
+                        run.options.sparse(), run.byteProgress, holes(in, st)));
+                return from + rest;
+            }
             ReflinkMode reflink = run.options.reflink();
             if (reflink != ReflinkMode.NEVER && st.isRegular()) {
                 if (reflink == ReflinkMode.ALWAYS || !noClone.contains(st.dev())) {

@@ -20,17 +20,48 @@ import java.util.Set;
  */
 final class NewFile {
 
-    private static final Set<OpenOption> CREATE_TEMP = Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE,
-            StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS);
+    private static final Set<OpenOption> CREATE_TEMP = Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE,
+            StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS);
+    private static final Set<OpenOption> CONTINUE_TEMP = Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE,
+            LinkOption.NOFOLLOW_LINKS);
 
     private final FileChannel channel;
     private final Path temp;
     private final PosixExtras extras;
+    private final long resumedAt;
 
-    private NewFile(FileChannel channel, Path temp, PosixExtras extras) {
+    private NewFile(FileChannel channel, Path temp, PosixExtras extras, long resumedAt) {
         this.channel = channel;
         this.temp = temp;
         this.extras = extras;
+        this.resumedAt = resumedAt;
+    }
+
+    /**
+     * {@code --resume}: the partial file an interrupted copy left under {@code target}'s temporary
+     * name, when its data so far matches {@code source} (its last block is compared); null when there
+     * is none, or it cannot be trusted (then it is started anew).
+     */
+    static NewFile continuing(Path target, FileChannel source) throws IOException {
+        Path temp = TempNames.of(target);
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(temp, CONTINUE_TEMP);
+        } catch (java.nio.file.NoSuchFileException e) {
+            return null;
+        }
+        long size = channel.size();
+        int overlap = (int) Math.min(size, 64 << 10);
+        if (size > 0 && size <= source.size() && Verifier.sameRange(source, channel, size - overlap, overlap)) {
+            return new NewFile(channel, temp, null, size);
+        }
+        channel.close();
+        return null;
+    }
+
+    /** Bytes already in place from an interrupted copy ({@link #continuing}); 0 for a new file. */
+    long resumedAt() {
+        return resumedAt;
     }
 
     /**
@@ -42,12 +73,12 @@ final class NewFile {
             Path dir = target.getParent() == null ? Path.of(".") : target.getParent();
             FileChannel unnamed = run.extras.createUnnamed(dir, mode & 0777);
             if (unnamed != null) {
-                return new NewFile(unnamed, null, run.extras);
+                return new NewFile(unnamed, null, run.extras, 0);
             }
             run.unnamedFiles = false;
         }
         Path temp = TempNames.of(target);
-        return new NewFile(FileChannel.open(temp, CREATE_TEMP, Permissions.attribute(mode)), temp, null);
+        return new NewFile(FileChannel.open(temp, CREATE_TEMP, Permissions.attribute(mode)), temp, null, 0);
     }
 
     /** Whether the file has a temporary name (and no open descriptor is needed to publish it). */

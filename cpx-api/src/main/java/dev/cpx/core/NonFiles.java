@@ -37,6 +37,10 @@ final class NonFiles {
         if (d.action() == Destinations.Action.SKIP) {
             return false;
         }
+        if (run.options.dryRun()) {
+            run.copied(EntryKind.SYMLINK, src, dst, 0, d.backup(), d.replaced());
+            return true;
+        }
         try {
             Files.createSymbolicLink(dst, target);
         } catch (IOException e) {
@@ -44,7 +48,7 @@ final class NonFiles {
             return false;
         }
         run.metadata.apply(src, dst, st, true);
-        run.copied(EntryKind.SYMLINK, src, dst, 0, d.backup());
+        run.copied(EntryKind.SYMLINK, src, dst, 0, d.backup(), d.replaced());
         return true;
     }
 
@@ -62,6 +66,10 @@ final class NonFiles {
         if (d.action() == Destinations.Action.SKIP) {
             return false;
         }
+        if (run.options.dryRun()) {
+            run.copied(EntryKind.SPECIAL, src, dst, 0, d.backup(), d.replaced());
+            return true;
+        }
         try {
             run.extras.makeNode(dst, st.type() | run.creationMode(st), st.rdev());
         } catch (IOException e) {
@@ -70,7 +78,7 @@ final class NonFiles {
         }
         run.xattrs.copy(src, dst, dst);
         run.metadata.apply(src, dst, st, false);
-        run.copied(EntryKind.SPECIAL, src, dst, 0, d.backup());
+        run.copied(EntryKind.SPECIAL, src, dst, 0, d.backup(), d.replaced());
         return true;
     }
 
@@ -87,6 +95,10 @@ final class NonFiles {
         if (d.action() == Destinations.Action.SKIP) {
             return false;
         }
+        if (run.options.dryRun()) {
+            run.copied(kind, src, dst, 0, d.backup(), d.replaced());
+            return true;
+        }
         try {
             // -l follows links where GNU cp does (-L, and by default): the link is made to what they point to.
             boolean follow = linkMode && run.options.effectiveDereference() == dev.cpx.api.Dereference.ALWAYS;
@@ -96,7 +108,7 @@ final class NonFiles {
                     .withReason(Errors.reason(e)));
             return false;
         }
-        run.copied(kind, src, dst, 0, d.backup());
+        run.copied(kind, src, dst, 0, d.backup(), d.replaced());
         return true;
     }
 
@@ -114,6 +126,10 @@ final class NonFiles {
         if (d.action() == Destinations.Action.SKIP) {
             return false;
         }
+        if (run.options.dryRun()) {
+            run.copied(kind, src, dst, 0, d.backup(), d.replaced());
+            return true;
+        }
         try {
             Files.createSymbolicLink(dst, src);
         } catch (IOException e) {
@@ -121,7 +137,7 @@ final class NonFiles {
                     .withReason(Errors.reason(e)));
             return false;
         }
-        run.copied(kind, src, dst, 0, d.backup());
+        run.copied(kind, src, dst, 0, d.backup(), d.replaced());
         return true;
     }
 

@@ -32,6 +32,13 @@ final class Operands {
     private record Parent(Path source, Path target, Stat stat) {
     }
 
+    /** Whether --resume goes on into a destination marked as the unfinished copy of the operand. */
+    private boolean resumingCopy;
+    /** Destinations marked as the copy of a directory operand (cleared when everything is copied). */
+    private final List<Path> marked = new ArrayList<>();
+    /** Directories that got new entries from the operands themselves, synced at the end with --fsync. */
+    private final Set<Path> touchedDirectories = new java.util.LinkedHashSet<>();
+
     Operands(CopyRun run, Root root) {
         this.run = run;
         this.root = root;
@@ -92,7 +99,9 @@ final class Operands {
             try {
                 Stat srcStat = Stat.stat(srcDir);
                 if (Destinations.lstatOrNull(dstDir) == null) {
-                    Files.createDirectory(dstDir, Permissions.attribute(srcStat.permissions()));
+                    if (!run.options.dryRun()) {
+                        Files.createDirectory(dstDir, Permissions.attribute(srcStat.permissions()));
+                    }
                     run.listener.parentCreated(srcDir, dstDir);
                     parentsMade.add(new Parent(srcDir, dstDir, srcStat));
                 }
@@ -104,11 +113,34 @@ final class Operands {
         return true;
     }
 
-    /** After everything: the parents made for --parents get their preserved attributes, deepest first. */
-    void finishParents() {
+    /**
+     * After everything: the parents made for --parents get their preserved attributes (deepest
+     * first), directories that got new entries are synced (--fsync), and a complete copy loses its
+     * --resume marker.
+     */
+    void finish() {
+        if (run.options.dryRun()) {
+            return;
+        }
         for (int i = parentsMade.size() - 1; i >= 0; i--) {
             Parent p = parentsMade.get(i);
             run.metadata.apply(p.source(), p.target(), p.stat(), false);
+        }
+        if (run.options.fsync()) {
+            parentsMade.forEach(p -> touchedDirectories.add(p.target()));
+            touchedDirectories.forEach(d -> run.directories.sync(d, d));
+        }
+        if (run.counters.failed.sum() == 0 && !run.cancelled()) {
+            marked.forEach(run.resumeMarker::clear);
+        }
+    }
+
+    private Stat statOrNull(Path source) {
+        boolean follow = run.options.effectiveDereference() != Dereference.NEVER || PathBytes.hasTrailingSlash(source);
+        try {
+            return Stat.of(source, follow);
+        } catch (IOException e) {
+            return null;
         }
     }
 
@@ -130,6 +162,14 @@ final class Operands {
             }
         }
         boolean isDir = dest != null && dest.isDirectory();
+        if (isDir && mode == TargetMode.AUTO && sources.size() == 1 && run.options.resume()) {
+            // --resume of "cpx -r src dst" that was making dst the copy of src: go on into dst itself.
+            Stat source = statOrNull(sources.get(0));
+            if (source != null && source.isDirectory() && run.resumeMarker.isCopyOf(destination, source)) {
+                resumingCopy = true;
+                return false;
+            }
+        }
         if (!isDir && mode == TargetMode.DIRECTORY) {
             run.failed(EntryKind.DIRECTORY, null, destination,
                     Diagnostic.of("target directory {0}", destination, "Not a directory"));
@@ -188,7 +228,15 @@ final class Operands {
         if (!st.isDirectory()) {
             targetsMade.add(target);
         }
-        run.entries.dispatch(root, InsertionOrder.IMMEDIATE, 0, src, target, st, false, null);
+        boolean asCopy = !into && st.isDirectory() && (resumingCopy || Destinations.lstatOrNull(target) == null);
+        if (asCopy) {
+            marked.add(target);
+        }
+        Path parent = PathBytes.withoutTrailingSlashes(target).toAbsolutePath().getParent();
+        if (parent != null) {
+            touchedDirectories.add(parent);
+        }
+        run.entries.dispatchOperand(root, src, target, st, asCopy);
     }
 
     private static boolean sameFile(Stat src, Path target) {

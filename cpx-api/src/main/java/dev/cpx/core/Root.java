@@ -25,7 +25,7 @@ final class Root extends Task {
     @Override
     void completed() {
         if (operands != null) {
-            operands.finishParents();
+            operands.finish();
         }
         run.finish();
     }

@@ -13,6 +13,7 @@ public final class CopyBuffers {
     private static final long[] FROM_FILE_SIZE = {0, 4L << 20, 32L << 20, 128L << 20};
 
     private static final ThreadLocal<ByteBuffer[]> BUFFERS = ThreadLocal.withInitial(() -> new ByteBuffer[SIZES.length]);
+    private static final ThreadLocal<ByteBuffer[]> SECOND = ThreadLocal.withInitial(() -> new ByteBuffer[SIZES.length]);
 
     private CopyBuffers() {
     }
@@ -34,9 +35,20 @@ public final class CopyBuffers {
         return ofSize(sizeFor(fileSize));
     }
 
+    /**
+     * A second per-thread buffer of the same size as {@link #forFileSize}, for work that reads two
+     * files side by side (comparing a copy with its source).
+     */
+    public static ByteBuffer secondForFileSize(long fileSize) {
+        return cached(SECOND.get(), sizeFor(fileSize));
+    }
+
     /** This thread's cleared direct buffer of exactly {@code size} bytes (one of the size classes, or any other size, uncached). */
     public static ByteBuffer ofSize(int size) {
-        ByteBuffer[] cache = BUFFERS.get();
+        return cached(BUFFERS.get(), size);
+    }
+
+    private static ByteBuffer cached(ByteBuffer[] cache, int size) {
         for (int i = 0; i < SIZES.length; i++) {
             if (SIZES[i] == size) {
                 ByteBuffer b = cache[i];

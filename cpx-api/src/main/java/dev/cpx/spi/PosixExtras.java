@@ -34,8 +34,13 @@ public interface PosixExtras {
     /** Sets one extended attribute. */
     void setXattr(Path path, String name, byte[] value, boolean followLinks) throws IOException;
 
+    /** Removes one extended attribute; no error when it is not there. */
+    default void removeXattr(Path path, String name, boolean followLinks) throws IOException {
+        throw new UnsupportedOperationException("removeXattr");
+    }
+
     /**
-     * Opens a new regular file without a name in {@code directory} ({@code O_TMPFILE}), for writing,
+     * Opens a new regular file without a name in {@code directory} ({@code O_TMPFILE}), for reading and writing,
      * with permission bits {@code mode} (the umask applies). The file has no name until
      * {@link #linkUnnamed}; if the process dies first, it vanishes. Returns null where the file
      * system cannot do this, so the caller falls back to a temporary name.

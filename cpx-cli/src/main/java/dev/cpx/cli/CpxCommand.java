@@ -48,6 +48,9 @@ public final class CpxCommand implements Callable<Integer> {
     @Mixin
     EngineOptions engines;
 
+    @Mixin
+    CopyControlOptions control;
+
     @Option(names = "--debug", description = "Print stack traces of internal errors.")
     boolean debug;
 
@@ -64,7 +67,7 @@ public final class CpxCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        Reporter reporter = new Reporter(Main.programName(), out, err, cp.verbose,
+        Reporter reporter = new Reporter(Main.programName(), out, err, cp.verbose, control.dryRun,
                 new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)));
         EngineRegistry registry = engines.discover();
         registry.problems().forEach(p -> reporter.error("warning: " + p));
@@ -77,14 +80,23 @@ public final class CpxCommand implements Callable<Integer> {
         if (!contextSupported(reporter)) {
             return 1;
         }
-        CopyOptions options = cp.toBuilder().engine(engines.engine).jobs(engines.jobs()).build();
+        CopyOptions options = control.applyTo(cp.toBuilder()).engine(engines.engine).jobs(engines.jobs()).build();
         CopyEngine engine;
         try {
             engine = registry.select(options.engine());
         } catch (EngineRegistry.UnknownEngineException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        CopySummary summary = Cpx.create(registry).start(ops.sources, ops.destination, options, reporter).await();
+        dev.cpx.api.CopyJob job;
+        try {
+            job = Cpx.create(registry).start(ops.sources, ops.destination, options, reporter);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+        CopySummary summary = job.await();
+        if (options.dryRun()) {
+            reporter.dryRunTotals(summary);
+        }
         out.flush();
         assert engine != null;
         return summary.succeeded() ? 0 : 1;

@@ -21,18 +21,24 @@ final class Reporter implements CopyListener {
     private final PrintWriter out;
     private final PrintWriter err;
     private final boolean verbose;
+    private final boolean dryRun;
     private final BufferedReader answers;
 
-    Reporter(String program, PrintWriter out, PrintWriter err, boolean verbose, BufferedReader answers) {
+    Reporter(String program, PrintWriter out, PrintWriter err, boolean verbose, boolean dryRun, BufferedReader answers) {
         this.program = program;
         this.out = out;
         this.err = err;
         this.verbose = verbose;
+        this.dryRun = dryRun;
         this.answers = answers;
     }
 
     @Override
     public void entryDone(FileOutcome outcome) {
+        if (dryRun && outcome.status() != FileOutcome.Status.FAILED) {
+            line(wouldDo(outcome));
+            return;
+        }
         switch (outcome.status()) {
             case COPIED -> {
                 if (verbose) {
@@ -62,6 +68,30 @@ final class Reporter implements CopyListener {
             // GNU cp prints these two unquoted.
             line(PathBytes.decode(PathBytes.of(source)) + " -> " + PathBytes.decode(PathBytes.of(target)));
         }
+    }
+
+    /** {@code --dry-run}: one line per entry saying what would happen to it. */
+    private static String wouldDo(FileOutcome o) {
+        String src = o.source() == null ? "" : ShellQuote.quote(o.source());
+        String dst = o.target() == null ? "" : ShellQuote.quote(o.target());
+        if (o.status() == FileOutcome.Status.SKIPPED) {
+            return "would skip " + src + (o.diagnostic() == null ? "" : " (" + o.diagnostic() + ")");
+        }
+        String backup = o.backup() == null ? "" : " (backup: " + ShellQuote.quote(o.backup()) + ")";
+        return switch (o.kind()) {
+            case DIRECTORY -> "would create directory " + dst + " from " + src;
+            case SYMLINK -> "would " + (o.replaced() ? "replace" : "create") + " symbolic link " + dst + " from " + src + backup;
+            case SPECIAL -> "would " + (o.replaced() ? "replace" : "create") + " special file " + dst + " from " + src + backup;
+            default -> o.replaced() ? "would overwrite " + dst + " with " + src + backup : "would copy " + src + " -> " + dst;
+        };
+    }
+
+    /** {@code --dry-run}: the totals of what would be done. */
+    void dryRunTotals(dev.cpx.api.CopySummary s) {
+        line(String.format(java.util.Locale.ROOT,
+                "dry run: would copy %d files (%d bytes), create %d directories, %d symbolic links, %d special files; "
+                        + "skip %d; %d problems", s.files(), s.bytes(), s.directories(), s.symlinks(), s.specials(),
+                s.skipped(), s.failed()));
     }
 
     private void line(String text) {

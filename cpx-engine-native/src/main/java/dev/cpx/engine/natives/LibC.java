@@ -70,6 +70,10 @@ final class LibC {
 
     static native int lsetxattr(byte[] path, byte[] name, byte[] value, long size, int flags);
 
+    static native int removexattr(byte[] path, byte[] name);
+
+    static native int lremovexattr(byte[] path, byte[] name);
+
     // Messages
 
     static native String strerror(int errno);

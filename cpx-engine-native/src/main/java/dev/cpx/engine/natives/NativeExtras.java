@@ -30,7 +30,7 @@ public final class NativeExtras implements PosixExtras {
     private static final int AT_SYMLINK_NOFOLLOW = 0x100;
     private static final int AT_SYMLINK_FOLLOW = 0x400;
     private static final int AT_EMPTY_PATH = 0x1000;
-    private static final int O_WRONLY = 01;
+    private static final int O_RDWR = 02;
     private static final int O_CLOEXEC = 02000000;
     /** {@code __O_TMPFILE | O_DIRECTORY}. */
     private static final int O_TMPFILE = 020200000;
@@ -60,13 +60,13 @@ public final class NativeExtras implements PosixExtras {
     }
 
     /**
-     * {@code open(dir, O_TMPFILE | O_WRONLY)}: a file with no name. Null where the file system or
+     * {@code open(dir, O_TMPFILE | O_RDWR)}: a file with no name, readable so a copy can be verified. Null where the file system or
      * kernel has no unnamed files ({@code EOPNOTSUPP}, {@code EISDIR}, {@code EINVAL}), so the
      * scheduler uses a temporary name instead; other errors are the file system's answer.
      */
     @Override
     public FileChannel createUnnamed(Path directory, int mode) throws IOException {
-        int fd = LibC.open(cPath(directory), O_TMPFILE | O_WRONLY | O_CLOEXEC, mode & 07777);
+        int fd = LibC.open(cPath(directory), O_TMPFILE | O_RDWR | O_CLOEXEC, mode & 07777);
         if (fd < 0) {
             int errno = Errno.last();
             if (errno == Errno.EOPNOTSUPP || errno == Errno.EISDIR || errno == Errno.EINVAL) {
@@ -75,7 +75,7 @@ public final class NativeExtras implements PosixExtras {
             throw Errno.forPath(errno, directory);
         }
         try {
-            return FileDescriptors.channel(fd, "unnamed file in directory", false, true);
+            return FileDescriptors.channel(fd, "unnamed file in directory", true, true);
         } catch (IllegalStateException e) {
             LibC.close(fd);
             return null;
@@ -171,6 +171,16 @@ public final class NativeExtras implements PosixExtras {
                 ? LibC.setxattr(file, attribute, value, value.length, 0)
                 : LibC.lsetxattr(file, attribute, value, value.length, 0);
         if (result != 0) {
+            throw Errno.forPath(Errno.last(), path);
+        }
+    }
+
+    @Override
+    public void removeXattr(Path path, String name, boolean followLinks) throws IOException {
+        byte[] file = cPath(path);
+        byte[] attribute = cName(path, name);
+        int result = followLinks ? LibC.removexattr(file, attribute) : LibC.lremovexattr(file, attribute);
+        if (result != 0 && Errno.last() != Errno.ENODATA) {
             throw Errno.forPath(Errno.last(), path);
         }
     }
