@@ -24,7 +24,9 @@ final class Destinations {
         /** A regular file is there: write into it, in place. */
         OVERWRITE,
         /** Keep what is there; already reported where that is a failure. */
-        SKIP
+        SKIP,
+        /** {@code --resume}: what is there is already the complete copy. */
+        DONE
     }
 
     /**
@@ -76,9 +78,9 @@ final class Destinations {
                 return skip(src);
             }
         }
-        if (run.options.resume() && isComplete(st, existing)) {
+        if (run.options.resume() && isComplete(src, dst, st, existing)) {
             run.skipped(kind, src, dst, Diagnostic.of("{0} is already complete", dst));
-            return skip(src);
+            return new Decision(Action.DONE, src, null, false);
         }
         OverwritePolicy policy = run.options.overwrite();
         if (policy == OverwritePolicy.NO_CLOBBER) {
@@ -123,11 +125,22 @@ final class Destinations {
 
     /**
      * {@code --resume}: a destination file with the source's size and modification time is complete
-     * (without preserved times, one at least as new as the source). A file cpx creates only gets its
+     * (without preserved times, one at least as new as the source); a link with the same target text,
+     * a special file of the same kind and device, too. A file cpx creates only gets its
      * final name once complete, so only a file overwritten in place can be partial, and then its
      * size or time differs.
      */
-    private boolean isComplete(Stat st, Stat existing) {
+    private boolean isComplete(Path src, Path dst, Stat st, Stat existing) {
+        if (st.isSymlink() && existing.isSymlink()) {
+            try {
+                return Files.readSymbolicLink(src).equals(Files.readSymbolicLink(dst));
+            } catch (IOException e) {
+                return false;
+            }
+        }
+        if (st.isSpecial()) {
+            return existing.type() == st.type() && existing.rdev() == st.rdev();
+        }
         if (!st.isRegular() || !existing.isRegular() || existing.size() != st.size()) {
             return false;
         }

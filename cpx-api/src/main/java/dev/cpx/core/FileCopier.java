@@ -70,6 +70,11 @@ final class FileCopier {
                 return;
             }
             Destinations.Decision d = run.destinations.prepare(EntryKind.FILE, src, dst, st, dstAbsent, false, false);
+            if (d.action() == Destinations.Action.DONE) {
+                once.skip(index);
+                published[0] = dst;
+                return;
+            }
             if (d.action() != Destinations.Action.SKIP && run.options.dryRun()) {
                 // --dry-run: say what would be done, touch nothing.
                 once.skip(index);
@@ -86,6 +91,7 @@ final class FileCopier {
                     }
                 }
                 case CREATE -> createNew(once, index, d.source(), dst, st, d.backup(), d.replaced(), p -> published[0] = p);
+                default -> throw new IllegalStateException(d.action().toString());
             }
         } finally {
             if (!named[0]) {

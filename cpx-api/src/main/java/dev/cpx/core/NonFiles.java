@@ -37,6 +37,9 @@ final class NonFiles {
         if (d.action() == Destinations.Action.SKIP) {
             return false;
         }
+        if (d.action() == Destinations.Action.DONE) {
+            return true;
+        }
         if (run.options.dryRun()) {
             run.copied(EntryKind.SYMLINK, src, dst, 0, d.backup(), d.replaced());
             return true;
@@ -66,6 +69,9 @@ final class NonFiles {
         if (d.action() == Destinations.Action.SKIP) {
             return false;
         }
+        if (d.action() == Destinations.Action.DONE) {
+            return true;
+        }
         if (run.options.dryRun()) {
             run.copied(EntryKind.SPECIAL, src, dst, 0, d.backup(), d.replaced());
             return true;
@@ -94,6 +100,9 @@ final class NonFiles {
         Destinations.Decision d = run.destinations.prepare(kind, src, dst, st, dstAbsent, true, linkMode);
         if (d.action() == Destinations.Action.SKIP) {
             return false;
+        }
+        if (d.action() == Destinations.Action.DONE) {
+            return true;
         }
         if (run.options.dryRun()) {
             run.copied(kind, src, dst, 0, d.backup(), d.replaced());
@@ -125,6 +134,9 @@ final class NonFiles {
         Destinations.Decision d = run.destinations.prepare(kind, src, dst, st, dstAbsent, true, true);
         if (d.action() == Destinations.Action.SKIP) {
             return false;
+        }
+        if (d.action() == Destinations.Action.DONE) {
+            return true;
         }
         if (run.options.dryRun()) {
             run.copied(kind, src, dst, 0, d.backup(), d.replaced());

@@ -150,10 +150,24 @@ public final class Trees {
         return sb.toString();
     }
 
-    /** Asserts that two trees hold the same entries, compared as {@link #describe} says. */
+    /** Asserts that two trees hold the same entries, compared as {@link #describe} says; a failure lists the entries that differ. */
     public static void assertSameTree(Path expected, Path actual, Detail... details) {
-        assertEquals(render(describe(expected, details)), render(describe(actual, details)),
-                "trees differ: " + expected + " vs " + actual);
+        Map<String, String> e = describe(expected, details);
+        Map<String, String> a = describe(actual, details);
+        if (e.equals(a)) {
+            return;
+        }
+        StringBuilder diff = new StringBuilder("trees differ: " + expected + " vs " + actual + "\n");
+        java.util.Set<String> keys = new java.util.TreeSet<>(e.keySet());
+        keys.addAll(a.keySet());
+        for (String k : keys) {
+            String x = e.get(k);
+            String y = a.get(k);
+            if (!java.util.Objects.equals(x, y)) {
+                diff.append("  ").append(k).append("\n    expected: ").append(x).append("\n    actual:   ").append(y).append('\n');
+            }
+        }
+        org.junit.jupiter.api.Assertions.fail(diff.toString());
     }
 
     private static String render(Map<String, String> tree) {

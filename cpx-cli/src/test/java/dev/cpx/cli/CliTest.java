@@ -104,7 +104,7 @@ class CliTest {
             {"-t", "a", "a"},
             {"-T", "a", "b", "c"},
             {"--verb", "a", "verbose-copy"},
-            {"--ver", "a", "b"},
+            {"--vers", "a", "b"},
             {"--sparse=sometimes", "a", "b"},
         };
         int n = 0;
@@ -134,6 +134,14 @@ class CliTest {
         Files.writeString(d.resolve("d/inside"), "i");
         Files.writeString(d.resolve("a"), "x");
         return d;
+    }
+
+    @Test
+    void ambiguousAbbreviationsAreUsageErrorsInGnuWords() throws Exception {
+        Cli.Result r = Cli.cpx(dir, "--ver", "a", "b");
+        assertEquals(1, r.exit());
+        assertEquals("cpx: option '--ver' is ambiguous; possibilities: '--verbose' '--verify' '--version'\n"
+                + "Try 'cpx --help' for more information.\n", r.err());
     }
 
     @Test

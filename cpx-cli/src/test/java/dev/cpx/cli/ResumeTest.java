@@ -1,0 +1,157 @@
+package dev.cpx.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cpx.core.TempNames;
+import dev.cpx.testing.Trees;
+import dev.cpx.testing.Trees.Detail;
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A copy killed with SIGKILL in the middle of a large file, then finished with the same command plus
+ * {@code --resume}: the result is identical to the source, the partial file is continued rather than
+ * copied again, and DEST is still the copy (not DEST/SOURCE).
+ */
+class ResumeTest {
+
+    private static final long BIG = 768L << 20;
+
+    @TempDir
+    Path dir;
+
+    /** A large file of varied bytes, written quickly (a seeded pattern repeated with a counter). */
+    private static void bigFile(Path p, long size) throws IOException {
+        byte[] chunk = Trees.randomBytes(1 << 20, 42);
+        try (OutputStream out = Files.newOutputStream(p)) {
+            for (long written = 0, i = 0; written < size; written += chunk.length, i++) {
+                chunk[0] = (byte) i;
+                chunk[1] = (byte) (i >> 8);
+                out.write(chunk, 0, (int) Math.min(chunk.length, size - written));
+            }
+        }
+    }
+
+    private Path source() throws IOException {
+        Path src = Trees.generate(dir.resolve("src"));
+        bigFile(src.resolve("a/zz-big.bin"), BIG);
+        return src;
+    }
+
+    /** Starts the copy and SIGKILLs it once the big file's partial copy is part written; false if it finished first. */
+    private boolean killInTheMiddle(List<String> args) throws Exception {
+        List<String> cmd = new ArrayList<>(Cli.javaCommand("cpx"));
+        cmd.addAll(args);
+        Process p = new ProcessBuilder(cmd).directory(dir.toFile())
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD)
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+        Path partial = TempNames.of(dir.resolve("dst/a/zz-big.bin"));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (p.isAlive() && System.nanoTime() < deadline) {
+            long size = Files.exists(partial) ? Files.size(partial) : 0;
+            if (size > (16L << 20) && size < BIG - (64L << 20)) {
+                p.destroyForcibly();
+                p.waitFor();
+                return true;
+            }
+            Thread.sleep(2);
+        }
+        p.waitFor(60, TimeUnit.SECONDS);
+        return false;
+    }
+
+    @ParameterizedTest(name = "engine={0}")
+    @ValueSource(strings = {"native", "nio"})
+    void aKilledCopyIsFinishedByResume(String engine) throws Exception {
+        Path src = source();
+        List<String> args = List.of("--engine=" + engine, "-a", "src", "dst");
+        boolean killed = false;
+        for (int attempt = 0; attempt < 5 && !killed; attempt++) {
+            deleteTree(dir.resolve("dst"));
+            killed = killInTheMiddle(args);
+        }
+        assertTrue(killed, "could not kill the copy in the middle of the large file in 5 attempts");
+        Path partial = TempNames.of(dir.resolve("dst/a/zz-big.bin"));
+        assertTrue(Files.exists(partial), "the partial large file is kept under its temporary name");
+        long partialSize = Files.size(partial);
+        Object partialInode = Files.getAttribute(partial, "unix:ino");
+        try (Stream<Path> walk = Files.walk(dir.resolve("dst"))) {
+            // Everything visible under a final name is complete.
+            for (Path p : walk.filter(Files::isRegularFile).filter(p -> !TempNames.isTemp(p.getFileName())).toList()) {
+                Path original = src.resolve(dir.resolve("dst").relativize(p));
+                assertEquals(Files.size(original), Files.size(p), p::toString);
+            }
+        }
+
+        List<String> resumed = new ArrayList<>(args);
+        resumed.add(0, "--resume");
+        Cli.Result r = Cli.cpx(dir, resumed.toArray(String[]::new));
+        assertEquals(0, r.exit(), r::toString);
+        Trees.assertSameTree(src, dir.resolve("dst"), Detail.MODE, Detail.MTIME, Detail.LINKS);
+        assertEquals(partialInode, Files.getAttribute(dir.resolve("dst/a/zz-big.bin"), "unix:ino"),
+                "the partial file (" + partialSize + " bytes) was continued, not made anew");
+    }
+
+    @ParameterizedTest(name = "engine={0}")
+    @ValueSource(strings = {"native", "nio"})
+    void aPartialFileThatDoesNotMatchIsCopiedAgain(String engine) throws Exception {
+        Path src = Files.createDirectories(dir.resolve("src"));
+        bigFile(src.resolve("big"), 70L << 20);
+        Path dst = Files.createDirectories(dir.resolve("dst"));
+        // A partial copy whose end is wrong: never trusted.
+        Path partial = TempNames.of(dst.resolve("big"));
+        Files.write(partial, Files.readAllBytes(src.resolve("big")).length > 0 ? new byte[5 << 20] : new byte[0]);
+        Cli.Result r = Cli.cpx(dir, "--engine=" + engine, "-rT", "--resume", "src", "dst");
+        assertEquals(0, r.exit(), r::toString);
+        Trees.assertSameTree(src, dst);
+        assertEquals(List.of(dst.resolve("big")), list(dst));
+    }
+
+    @ParameterizedTest(name = "engine={0}")
+    @ValueSource(strings = {"native", "nio"})
+    void completeFilesAreNotCopiedAgain(String engine) throws Exception {
+        Path src = Trees.generate(dir.resolve("src"));
+        Cli.Result first = Cli.cpx(dir, "--engine=" + engine, "-a", "src", "dst");
+        assertEquals(0, first.exit(), first::toString);
+        Path small = dir.resolve("dst/small.txt");
+        Object inode = Files.getAttribute(small, "unix:ino");
+        Object ctime = Files.getAttribute(small, "unix:ctime");
+        Files.writeString(src.resolve("changed.txt"), "new since the first run");
+        // The first run completed, so dst carries no marker: -T says dst is the copy, as for any cp.
+        Cli.Result again = Cli.cpx(dir, "--engine=" + engine, "-avT", "--resume", "src", "dst");
+        assertEquals(0, again.exit(), again::toString);
+        assertEquals("'src/changed.txt' -> 'dst/changed.txt'\n", again.out(), "only the new file is copied");
+        assertEquals(inode, Files.getAttribute(small, "unix:ino"));
+        assertEquals(ctime, Files.getAttribute(small, "unix:ctime"), "a complete file is not touched");
+        Trees.assertSameTree(src, dir.resolve("dst"), Detail.MODE, Detail.MTIME);
+    }
+
+    private static List<Path> list(Path d) throws IOException {
+        try (Stream<Path> s = Files.list(d)) {
+            return s.toList();
+        }
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path p : walk.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+}
