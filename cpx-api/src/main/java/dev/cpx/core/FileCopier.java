@@ -280,8 +280,15 @@ final class FileCopier {
                     noClone.add(st.dev());
                 }
             }
-            return run.engine.copy(CopyRequest.wholeFile(in, out, st.size(), run.options.sparse(), run.byteProgress,
+            long copied = run.engine.copy(CopyRequest.wholeFile(in, out, st.size(), run.options.sparse(), run.byteProgress,
                     holes(in, st)));
+            if (copied < st.size() && st.isRegular() && in.size() >= st.size()) {
+                // The source still holds more than the engine copied: never accept a silently short copy.
+                run.failed(EntryKind.FILE, src, dst, Diagnostic.of("error copying {0}", src,
+                        "short copy: " + copied + " of " + st.size() + " bytes"));
+                return -1;
+            }
+            return copied;
         } catch (InterruptedIOException e) {
             run.skipped(EntryKind.FILE, src, dst, Diagnostic.of("interrupted while copying {0}", src));
             return -1;
