@@ -1,10 +1,20 @@
 package dev.cpx.api;
 
+import java.util.List;
+
 /** A copy that is running in the background: watch it, cancel it, wait for it. */
 public interface CopyJob {
 
     /** Counters of the copy so far; cheap enough to call ten times a second. */
     Progress progress();
+
+    /**
+     * The files whose data is being copied right now, as a snapshot in no particular order; cheap
+     * enough to call ten times a second. Empty where an implementation does not track them.
+     */
+    default List<FileInFlight> inFlight() {
+        return List.of();
+    }
 
     /**
      * Stops starting new files. Files in flight are abandoned cleanly: a file being created stays under

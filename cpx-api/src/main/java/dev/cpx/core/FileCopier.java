@@ -182,7 +182,7 @@ final class FileCopier {
      * bytes copied, or -1 after reporting a failure.
      */
     private long transfer(FileChannel in, FileChannel out, Path src, Path dst, Stat st) {
-        try {
+        try (Transfers.Transfer progress = run.transfers.begin(src, dst, st.size(), run.byteProgress)) {
             ReflinkMode reflink = run.options.reflink();
             if (reflink != ReflinkMode.NEVER && st.isRegular()) {
                 if (reflink == ReflinkMode.ALWAYS || !noClone.contains(st.dev())) {
@@ -199,7 +199,7 @@ final class FileCopier {
                     noClone.add(st.dev());
                 }
             }
-            return run.engine.copy(CopyRequest.wholeFile(in, out, st.size(), run.options.sparse(), run.byteProgress));
+            return run.engine.copy(CopyRequest.wholeFile(in, out, st.size(), run.options.sparse(), progress));
         } catch (InterruptedIOException e) {
             run.skipped(EntryKind.FILE, src, dst, Diagnostic.of("interrupted while copying {0}", src));
             return -1;
