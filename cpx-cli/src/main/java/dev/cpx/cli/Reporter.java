@@ -5,28 +5,41 @@ import dev.cpx.api.Diagnostic;
 import dev.cpx.api.FileOutcome;
 import dev.cpx.api.ShellQuote;
 import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 
 /**
- * Prints what happens the way GNU cp does: {@code 'src' -> 'dst'} per entry with {@code -v} on
- * standard output, and {@code cpx: message} for each failure on standard error. Workers call it
- * concurrently; each line is written whole.
+ * Prints what happens the way GNU cp does: {@code 'src' -> 'dst'} per entry with {@code -v} (on
+ * standard output, or standard error when standard output carries the JSON document), and
+ * {@code cpx: message} for each failure on standard error; and keeps every failure for the summary.
+ * Workers call it concurrently; each line is written whole, above the progress line.
  */
 final class Reporter implements CopyListener {
 
     private final String program;
-    private final PrintWriter out;
-    private final PrintWriter err;
+    private final Output output;
     private final boolean verbose;
+    private final boolean verboseToStderr;
     private final BufferedReader answers;
+    private final List<FileOutcome> failures = new ArrayList<>();
+    private volatile BooleanSupplier interrupted = () -> false;
 
-    Reporter(String program, PrintWriter out, PrintWriter err, boolean verbose, BufferedReader answers) {
+    Reporter(String program, Output output, boolean verbose, boolean verboseToStderr, BufferedReader answers) {
         this.program = program;
-        this.out = out;
-        this.err = err;
+        this.output = output;
         this.verbose = verbose;
+        this.verboseToStderr = verboseToStderr;
         this.answers = answers;
+    }
+
+    /** A pending question is answered "no" once this says the copy was interrupted. */
+    void interruptedBy(BooleanSupplier interrupted) {
+        this.interrupted = interrupted;
     }
 
     @Override
@@ -35,12 +48,19 @@ final class Reporter implements CopyListener {
             case COPIED -> {
                 if (verbose) {
                     String line = ShellQuote.quote(outcome.source()) + " -> " + ShellQuote.quote(outcome.target());
-                    synchronized (out) {
-                        out.println(line);
+                    if (verboseToStderr) {
+                        output.err(line);
+                    } else {
+                        output.out(line);
                     }
                 }
             }
-            case FAILED -> error(outcome.diagnostic().toString());
+            case FAILED -> {
+                synchronized (failures) {
+                    failures.add(outcome);
+                }
+                error(outcome.diagnostic().toString());
+            }
             case SKIPPED -> {
             }
         }
@@ -53,26 +73,47 @@ final class Reporter implements CopyListener {
 
     @Override
     public boolean confirm(Diagnostic question) {
-        synchronized (out) {
-            out.flush();
-        }
-        synchronized (err) {
-            err.print(program + ": " + question + " ");
-            err.flush();
-        }
+        output.ask(program + ": " + question + " ");
         try {
-            String answer = answers.readLine();
+            String answer = answer();
             return answer != null && !answer.isEmpty() && (answer.charAt(0) == 'y' || answer.charAt(0) == 'Y');
-        } catch (IOException e) {
-            return false;
+        } finally {
+            output.answered();
+        }
+    }
+
+    /** The next line of standard input; null at its end, on an error, or when the copy is interrupted meanwhile. */
+    private String answer() {
+        // Read on a thread of its own: a blocked read cannot be interrupted, an interrupted copy must not wait for it.
+        FutureTask<String> read = new FutureTask<>(answers::readLine);
+        Thread reader = new Thread(read, "cpx-answer");
+        reader.setDaemon(true);
+        reader.start();
+        while (true) {
+            try {
+                return read.get(100, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                if (interrupted.getAsBoolean()) {
+                    return null;
+                }
+            } catch (ExecutionException e) {
+                return null;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
         }
     }
 
     /** One line on standard error, prefixed with the program name. */
     void error(String message) {
-        synchronized (err) {
-            err.println(program + ": " + message);
-            err.flush();
+        output.err(program + ": " + message);
+    }
+
+    /** The failures so far, in the order they were reported. */
+    List<FileOutcome> failures() {
+        synchronized (failures) {
+            return List.copyOf(failures);
         }
     }
 }
