@@ -24,6 +24,7 @@ final class ProgressLine implements ProgressBarRenderer {
     /** A file in flight this long is named on the line. */
     static final Duration NAMED_AFTER = Duration.ofSeconds(1);
     private static final int BAR_COLUMNS = 20;
+    private static final int MIN_BAR_COLUMNS = 10;
     private static final long WINDOW_NANOS = 5_000_000_000L;
     private static final int SAMPLES = 64;
 
@@ -70,10 +71,11 @@ final class ProgressLine implements ProgressBarRenderer {
             n--;
         }
         int room = width - joinedLength(fields, n);
-        if (room >= BAR_COLUMNS + 4) {
-            int filled = percent * BAR_COLUMNS / 100;
-            line.append('[').append("#".repeat(filled)).append("-".repeat(BAR_COLUMNS - filled)).append("]  ");
-            room -= BAR_COLUMNS + 4;
+        if (room >= MIN_BAR_COLUMNS + 4) {
+            int columns = Math.min(BAR_COLUMNS, room - 4);
+            int filled = percent * columns / 100;
+            line.append('[').append("#".repeat(filled)).append("-".repeat(columns - filled)).append("]  ");
+            room -= columns + 4;
         }
         for (int i = 0; i < n; i++) {
             line.append(i == 0 ? "" : "  ").append(fields[i]);
