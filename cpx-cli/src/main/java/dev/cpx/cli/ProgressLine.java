@@ -25,6 +25,8 @@ final class ProgressLine implements ProgressBarRenderer {
     static final Duration NAMED_AFTER = Duration.ofSeconds(1);
     private static final int BAR_COLUMNS = 20;
     private static final int MIN_BAR_COLUMNS = 10;
+    private static final int MIN_NAME_COLUMNS = 10;
+    private static final int MAX_NAME_COLUMNS = 40;
     private static final long WINDOW_NANOS = 5_000_000_000L;
     private static final int SAMPLES = 64;
 
@@ -65,23 +67,28 @@ final class ProgressLine implements ProgressBarRenderer {
             Units.rate(byteRate),
             "ETA " + eta(p, byteRate, fileRate),
         };
-        StringBuilder line = new StringBuilder();
         int n = fields.length;
         while (n > 0 && joinedLength(fields, n) > width) {
             n--;
         }
+        // What is left goes first to the file in flight, then to the bar.
         int room = width - joinedLength(fields, n);
+        String name = inFlight != null && room >= MIN_NAME_COLUMNS + 2
+                ? fitEnd(inFlight, Math.min(MAX_NAME_COLUMNS, room - 2)) : null;
+        if (name != null) {
+            room -= columns(name) + 2;
+        }
+        StringBuilder line = new StringBuilder();
         if (room >= MIN_BAR_COLUMNS + 4) {
-            int columns = Math.min(BAR_COLUMNS, room - 4);
-            int filled = percent * columns / 100;
-            line.append('[').append("#".repeat(filled)).append("-".repeat(columns - filled)).append("]  ");
-            room -= columns + 4;
+            int barColumns = Math.min(BAR_COLUMNS, room - 4);
+            int filled = percent * barColumns / 100;
+            line.append('[').append("#".repeat(filled)).append("-".repeat(barColumns - filled)).append("]  ");
         }
         for (int i = 0; i < n; i++) {
             line.append(i == 0 ? "" : "  ").append(fields[i]);
         }
-        if (inFlight != null && room >= 12) {
-            line.append("  ").append(fitEnd(inFlight, room - 2));
+        if (name != null) {
+            line.append("  ").append(name);
         }
         int used = columns(line);
         return line.append(" ".repeat(Math.max(0, width - used))).toString();

@@ -56,10 +56,11 @@ final class Reporter implements CopyListener {
                 }
             }
             case FAILED -> {
+                // Listed in the summary in the order printed here.
                 synchronized (failures) {
                     failures.add(outcome);
+                    error(outcome.diagnostic().toString());
                 }
-                error(outcome.diagnostic().toString());
             }
             case SKIPPED -> {
             }

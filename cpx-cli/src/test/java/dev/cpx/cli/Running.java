@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 /**
  * The real {@code cpx} running in its own JVM, watched while it runs: what it has written so far,
@@ -44,7 +43,14 @@ final class Running implements AutoCloseable {
         cmd.addAll(java.subList(1, java.size()));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
-        pb.environment().putAll(env);
+        // A null value removes the variable.
+        env.forEach((k, v) -> {
+            if (v == null) {
+                pb.environment().remove(k);
+            } else {
+                pb.environment().put(k, v);
+            }
+        });
         Path out = Files.createTempFile("cpx-out", ".txt");
         Path err = Files.createTempFile("cpx-err", ".txt");
         pb.redirectOutput(out.toFile()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
@@ -72,10 +78,15 @@ final class Running implements AutoCloseable {
         }
     }
 
+    /** The process id, e.g. to look at its threads in {@code /proc}. */
+    long pid() {
+        return process.pid();
+    }
+
     /** Waits until {@code condition} holds, failing after a minute or when the process ended first. */
-    void awaitWhileRunning(String what, BooleanSupplier condition) throws InterruptedException, IOException {
+    void awaitWhileRunning(String what, Check condition) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!condition.getAsBoolean()) {
+        while (!condition.holds()) {
             if (!process.isAlive()) {
                 throw new AssertionError("cpx ended before " + what + ": " + result());
             }
@@ -84,6 +95,12 @@ final class Running implements AutoCloseable {
             }
             Thread.sleep(10);
         }
+    }
+
+    /** A condition to wait for. */
+    @FunctionalInterface
+    interface Check {
+        boolean holds() throws Exception;
     }
 
     boolean isAlive() {
