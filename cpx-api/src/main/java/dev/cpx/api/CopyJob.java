@@ -18,7 +18,8 @@ public interface CopyJob {
 
     /**
      * Stops starting new files. Files in flight are abandoned cleanly: a file being created stays under
-     * its temporary name, never under its final name. Idempotent.
+     * its temporary name, never under its final name; a file being overwritten in place (its old data
+     * already gone) is finished. Idempotent.
      */
     void cancel();
 

@@ -5,6 +5,7 @@ import dev.cpx.api.EntryKind;
 import dev.cpx.api.OverwritePolicy;
 import dev.cpx.api.ReflinkMode;
 import dev.cpx.spi.CloneResult;
+import dev.cpx.spi.CopyProgress;
 import dev.cpx.spi.CopyRequest;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -32,11 +33,14 @@ final class FileCopier {
     static final long RESUMABLE_SIZE = 64L << 20;
 
     private final CopyRun run;
+    /** Counts the bytes of a file that is finished even when the run is cancelled (an overwrite in place). */
+    private final CopyProgress finishing;
     /** Source devices where cloning failed once (e.g. ext4): not tried again with {@code --reflink=auto}. */
     private final Set<Long> noClone = ConcurrentHashMap.newKeySet();
 
     FileCopier(CopyRun run) {
         this.run = run;
+        this.finishing = bytes -> run.counters.bytesDone.add(bytes);
     }
 
     /** Copies a regular file (or reads a special file as data); names it in {@code order}'s turn. */
@@ -91,7 +95,7 @@ final class FileCopier {
                 run.failed(EntryKind.FILE, src, dst, Diagnostic.of("cannot create regular file {0}", dst, Errors.reason(e)));
                 return;
             }
-            bytes = transfer(in, file.channel(), src, dst, st);
+            bytes = transfer(in, file.channel(), src, dst, st, run.byteProgress);
         } catch (IOException e) {
             // Closing the source failed; the copy itself was reported by transfer.
             bytes = -1;
@@ -155,7 +159,8 @@ final class FileCopier {
                 return;
             }
             try (out) {
-                bytes = transfer(in, out, src, dst, st);
+                // Truncated already: a cancel would leave it half-written under its name, so it is finished.
+                bytes = transfer(in, out, src, dst, st, finishing);
             }
         } catch (IOException e) {
             run.failed(EntryKind.FILE, src, dst, Diagnostic.of("error writing {0}", dst, Errors.reason(e)));
@@ -181,8 +186,8 @@ final class FileCopier {
      * Moves the data with the engine (a clone first when {@code --reflink} allows). Returns the
      * bytes copied, or -1 after reporting a failure.
      */
-    private long transfer(FileChannel in, FileChannel out, Path src, Path dst, Stat st) {
-        try (Transfers.Transfer progress = run.transfers.begin(src, dst, st.size(), run.byteProgress)) {
+    private long transfer(FileChannel in, FileChannel out, Path src, Path dst, Stat st, CopyProgress total) {
+        try (Transfers.Transfer progress = run.transfers.begin(src, dst, st.size(), total)) {
             ReflinkMode reflink = run.options.reflink();
             if (reflink != ReflinkMode.NEVER && st.isRegular()) {
                 if (reflink == ReflinkMode.ALWAYS || !noClone.contains(st.dev())) {

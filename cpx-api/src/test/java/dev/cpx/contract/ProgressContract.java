@@ -74,6 +74,37 @@ public abstract class ProgressContract {
     }
 
     @Test
+    void cancellingFinishesAFileBeingOverwrittenInPlace() throws Exception {
+        // 256 MiB: sixteen and more engine chunks, so the cancel surely comes in the middle.
+        Path src = dir.resolve("src");
+        Path dst = dir.resolve("dst");
+        byte[] block = Trees.randomBytes(1 << 20, 7);
+        try (var out = Files.newOutputStream(src); var old = Files.newOutputStream(dst)) {
+            byte[] filler = new byte[1 << 20];
+            java.util.Arrays.fill(filler, (byte) 'a');
+            for (int i = 0; i < 256; i++) {
+                block[0] = (byte) i;
+                block[1] = (byte) (i >> 8);
+                out.write(block);
+                old.write(filler);
+            }
+        }
+        CopyJob job = start(List.of(src), dst, CopyOptions.builder());
+        FileInFlight seen = null;
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (seen == null && System.nanoTime() < deadline) {
+            seen = job.inFlight().stream().filter(x -> x.bytesDone() > 0).findFirst().orElse(null);
+            Thread.onSpinWait();
+        }
+        job.cancel();
+        CopySummary summary = job.await();
+        assertTrue(seen != null && seen.bytesDone() < seen.size(), "not seen in the middle of the file: " + seen);
+        assertTrue(summary.cancelled());
+        assertEquals(1, summary.files(), "the file in flight was finished: " + summary);
+        assertEquals(-1, Files.mismatch(src, dst), "the overwritten file is complete");
+    }
+
+    @Test
     void countsEveryFileAndByteOfATree() throws Exception {
         Path src = Trees.generate(dir.resolve("src"));
         long files;
