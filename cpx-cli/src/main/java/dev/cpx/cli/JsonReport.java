@@ -3,10 +3,6 @@ package dev.cpx.cli;
 import dev.cpx.api.CopySummary;
 import dev.cpx.api.FileOutcome;
 import dev.cpx.api.PathBytes;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.Locale;
@@ -92,15 +88,25 @@ final class JsonReport {
             return;
         }
         byte[] bytes = PathBytes.of(path);
-        try {
-            member(sb, key, string(StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes)).toString()), false);
-        } catch (CharacterCodingException e) {
-            member(sb, key, string(new String(bytes, StandardCharsets.UTF_8)), false);
+        // Invalid bytes decode to lone surrogates (PathBytes' escapes), which string() shows as U+FFFD.
+        String decoded = PathBytes.decode(bytes);
+        member(sb, key, string(decoded), false);
+        if (!validUtf8(decoded)) {
             member(sb, key + "Base64", string(Base64.getEncoder().encodeToString(bytes)), false);
         }
+    }
+
+    /** Whether every surrogate in {@code s} is half of a pair (a character outside the BMP), none an escaped byte. */
+    private static boolean validUtf8(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A JSON string literal: quotes, backslashes and control characters escaped; lone surrogates become U+FFFD. */
