@@ -12,6 +12,7 @@ final class ProgressDisplay implements AutoCloseable {
 
     /** How long a copy runs before the line appears (system property {@code cpx.progress.delay}, in ms). */
     private static final long DELAY_MS = Long.getLong("cpx.progress.delay", 500);
+
     private final CopyJob job;
     private final Output output;
     private final Thread starter;
@@ -41,7 +42,12 @@ final class ProgressDisplay implements AutoCloseable {
         }
         synchronized (this) {
             if (!closed) {
-                bar = ProgressBars.start(job, output, startNanos);
+                try {
+                    bar = ProgressBars.start(job, output, startNanos);
+                } catch (RuntimeException | LinkageError e) {
+                    // The copy goes on without the line: say why once, never with a stack trace.
+                    output.err(Main.programName() + ": warning: cannot show progress: " + e);
+                }
             }
         }
     }
