@@ -17,12 +17,19 @@ final class ProgressBars {
 
     /** Redraws per second: at most ten. */
     private static final int INTERVAL_MS = 100;
+    /** JLine's switch for its provider that runs {@code stty}, {@code test} and {@code tty} processes. */
+    private static final String JLINE_EXEC = "org.jline.terminal.exec";
 
     private ProgressBars() {
     }
 
     /** Starts drawing the progress of {@code job}, which started at {@code startNanos}; closing erases it. */
     static AutoCloseable start(CopyJob job, Output output, long startNanos) {
+        // JLine measures the terminal with its JNA provider (an ioctl). Its exec provider would also be
+        // asked whether each stream is a terminal, spawning `test -t` and `tty` eight times: not wanted.
+        if (System.getProperty(JLINE_EXEC) == null) {
+            System.setProperty(JLINE_EXEC, "false");
+        }
         ProgressBar bar = new ProgressBarBuilder()
                 .setUpdateIntervalMillis(INTERVAL_MS)
                 .continuousUpdate()
