@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -55,17 +56,23 @@ class InterruptTest {
         }
     }
 
+    @AfterAll
+    static void removeLink() throws IOException {
+        // JUnit would warn about a link leading out of its temporary directory.
+        Files.deleteIfExists(src.resolve("zz/zero"));
+    }
+
     @ParameterizedTest(name = "SIG{0} engine={1} -j {2}")
     @CsvSource({"INT,native,1", "INT,native,4", "INT,nio,1", "INT,nio,4", "TERM,native,4", "TERM,nio,1"})
     void theFirstSignalStopsTheCopyCleanlyAndReports(String signal, String engine, int jobs) throws Exception {
         Path dst = dir.resolve("dst");
         try (Running cpx = Running.start(dir, List.of(), Map.of(), false, "--engine=" + engine, "-j", "" + jobs,
-                "--summary", "-rL", "--copy-contents", src.toString(), "dst")) {
+                "--summary", "--json", "-rL", "--copy-contents", src.toString(), "dst")) {
             cpx.awaitWhileRunning("ten files to be copied", () -> completeFiles(dst) >= 10);
             cpx.signal(signal);
             Cli.Result r = cpx.result();
-            assertEquals(signal.equals("INT") ? 130 : 143, r.exit(), r::toString);
-            assertEquals("", r.out());
+            int status = signal.equals("INT") ? 130 : 143;
+            assertEquals(status, r.exit(), r::toString);
             List<String> lines = TreeFacts.lines(r.err());
             assertEquals(HINT, lines.get(lines.size() - 1), r::toString);
             String summary = lines.get(lines.size() - 2);
@@ -74,6 +81,9 @@ class InterruptTest {
             assertTrue(complete >= 10, "files copied before the signal: " + complete);
             assertTrue(summary.contains(": copied " + complete + (complete == 1 ? " file " : " files ")), summary + " vs " + complete);
             assertFalse(Files.exists(dst.resolve("zz/zero"), LinkOption.NOFOLLOW_LINKS), "the endless file is never complete");
+            Map<String, Object> doc = Json.object(r.out());
+            assertEquals(List.of("interrupted", (long) status, "SIG" + signal, complete),
+                    List.of(doc.get("status"), doc.get("exitStatus"), doc.get("signal"), doc.get("files")));
         }
     }
 
