@@ -183,8 +183,9 @@ final class FileCopier {
     }
 
     /**
-     * Moves the data with the engine (a clone first when {@code --reflink} allows). Returns the
-     * bytes copied, or -1 after reporting a failure.
+     * Moves the data with the engine (a clone first when {@code --reflink} allows), telling
+     * {@code total} every byte: the run's progress stops the copy when the run is cancelled,
+     * {@link #finishing} never does. Returns the bytes copied, or -1 after reporting a failure.
      */
     private long transfer(FileChannel in, FileChannel out, Path src, Path dst, Stat st, CopyProgress total) {
         try (Transfers.Transfer progress = run.transfers.begin(src, dst, st.size(), total)) {
