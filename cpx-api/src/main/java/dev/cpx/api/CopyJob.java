@@ -1,5 +1,7 @@
 package dev.cpx.api;
 
+import java.util.List;
+
 /** A copy that is running in the background: watch it, cancel it, wait for it. */
 public interface CopyJob {
 
@@ -7,8 +9,17 @@ public interface CopyJob {
     Progress progress();
 
     /**
+     * The files whose data is being copied right now, as a snapshot in no particular order; cheap
+     * enough to call ten times a second. Empty where an implementation does not track them.
+     */
+    default List<FileInFlight> inFlight() {
+        return List.of();
+    }
+
+    /**
      * Stops starting new files. Files in flight are abandoned cleanly: a file being created stays under
-     * its temporary name, never under its final name. Idempotent.
+     * its temporary name, never under its final name; a file being overwritten in place (its old data
+     * already gone) is finished. Idempotent.
      */
     void cancel();
 

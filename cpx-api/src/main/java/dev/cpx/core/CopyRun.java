@@ -6,6 +6,7 @@ import dev.cpx.api.CopyOptions;
 import dev.cpx.api.CopySummary;
 import dev.cpx.api.Diagnostic;
 import dev.cpx.api.EntryKind;
+import dev.cpx.api.FileInFlight;
 import dev.cpx.api.FileOutcome;
 import dev.cpx.api.Progress;
 import dev.cpx.spi.CopyEngine;
@@ -44,6 +45,8 @@ public final class CopyRun implements CopyJob {
     final Entries entries;
     final Metadata metadata;
     final CopyProgress byteProgress;
+    /** Files whose data is being copied now (see {@link #inFlight()}). */
+    final Transfers transfers = new Transfers();
     /** Files waiting for their turn to be named while holding a descriptor (see {@link SequencedInsertions}). */
     final AtomicInteger waitingDescriptors = new AtomicInteger();
     /** False once the destination refused an unnamed file: then temporary names are used. */
@@ -95,6 +98,11 @@ public final class CopyRun implements CopyJob {
     @Override
     public Progress progress() {
         return counters.progress();
+    }
+
+    @Override
+    public List<FileInFlight> inFlight() {
+        return transfers.snapshot();
     }
 
     @Override

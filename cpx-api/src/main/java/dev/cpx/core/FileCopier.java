@@ -5,6 +5,7 @@ import dev.cpx.api.Diagnostic;
 import dev.cpx.api.EntryKind;
 import dev.cpx.api.ReflinkMode;
 import dev.cpx.spi.CloneResult;
+import dev.cpx.spi.CopyProgress;
 import dev.cpx.spi.CopyRequest;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -36,11 +37,14 @@ final class FileCopier {
     private static final Set<OpenOption> ATTRIBUTES_ONLY = Set.of(StandardOpenOption.WRITE);
 
     private final CopyRun run;
+    /** Counts the bytes of a file that is finished even when the run is cancelled (an overwrite in place). */
+    private final CopyProgress finishing;
     /** Source devices where cloning failed once (e.g. ext4): not tried again with {@code --reflink=auto}. */
     private final Set<Long> noClone = ConcurrentHashMap.newKeySet();
 
     FileCopier(CopyRun run) {
         this.run = run;
+        this.finishing = bytes -> run.counters.bytesDone.add(bytes);
     }
 
     /**
@@ -117,7 +121,7 @@ final class FileCopier {
                     if (file == null) {
                         file = NewFile.create(run, dst, run.creationMode(st), resumable);
                     }
-                    bytes = attributesOnly ? 0 : transfer(in, file.channel(), src, dst, st, file.resumedAt());
+                    bytes = attributesOnly ? 0 : transfer(in, file.channel(), src, dst, st, file.resumedAt(), run.byteProgress);
                     if (bytes >= 0 && !finishData(in, file.channel(), src, dst, bytes)) {
                         bytes = -1;
                     }
@@ -206,7 +210,8 @@ final class FileCopier {
                 return done[0];
             }
             try (out) {
-                bytes = attributesOnly ? 0 : transfer(in, out, src, dst, st, 0);
+                // Truncated already: a cancel would leave it half-written under its name, so it is finished.
+                bytes = attributesOnly ? 0 : transfer(in, out, src, dst, st, 0, finishing);
                 if (bytes >= 0 && !finishData(in, out, src, dst, bytes)) {
                     bytes = -1;
                 }
@@ -252,16 +257,17 @@ final class FileCopier {
     }
 
     /**
-     * Moves the data with the engine (a clone first when {@code --reflink} allows). Returns the
-     * bytes copied, or -1 after reporting a failure.
+     * Moves the data with the engine (a clone first when {@code --reflink} allows), telling
+     * {@code total} every byte: the run's progress stops the copy when the run is cancelled,
+     * {@link #finishing} never does. Returns the bytes copied, or -1 after reporting a failure.
      */
-    private long transfer(FileChannel in, FileChannel out, Path src, Path dst, Stat st, long from) {
-        try {
+    private long transfer(FileChannel in, FileChannel out, Path src, Path dst, Stat st, long from, CopyProgress total) {
+        try (Transfers.Transfer progress = run.transfers.begin(src, dst, st.size(), total)) {
             if (from > 0) {
                 // --resume: the first bytes are there already and were checked.
                 run.counters.bytesDone.add(from);
                 long rest = run.engine.copy(new CopyRequest(in, out, from, CopyRequest.TO_END, st.size(),
-                        run.options.sparse(), run.byteProgress, holes(in, st)));
+                        run.options.sparse(), progress, holes(in, st)));
                 return from + rest;
             }
             ReflinkMode reflink = run.options.reflink();
@@ -280,7 +286,7 @@ final class FileCopier {
                     noClone.add(st.dev());
                 }
             }
-            long copied = run.engine.copy(CopyRequest.wholeFile(in, out, st.size(), run.options.sparse(), run.byteProgress,
+            long copied = run.engine.copy(CopyRequest.wholeFile(in, out, st.size(), run.options.sparse(), progress,
                     holes(in, st)));
             if (copied < st.size() && st.isRegular() && in.size() >= st.size()) {
                 // The source still holds more than the engine copied: never accept a silently short copy.

@@ -62,6 +62,17 @@ final class ArgNormalizer {
         return out.toArray(String[]::new);
     }
 
+    /** Whether {@code name} is one of cpx's own options rather than GNU cp's. */
+    private static boolean isExtension(CommandSpec spec, String name) {
+        for (CommandSpec mixin : spec.mixins().values()) {
+            if ((mixin.userObject() instanceof OutputOptions || mixin.userObject() instanceof EngineOptions)
+                    && mixin.findOption(name) != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static String expand(CommandSpec spec, String name, Set<String> longNames) {
         if (longNames.contains(name)) {
             return name;
@@ -76,6 +87,15 @@ final class ArgNormalizer {
             return candidates.get(0);
         }
         if (candidates.size() > 1) {
+            // GNU cp's options keep their GNU abbreviations: cpx's own options (--progress, --no-config,
+            // --list-engines, ...) never make a prefix that is unique among GNU's ambiguous.
+            List<String> gnu = candidates.stream().filter(c -> !isExtension(spec, c)).toList();
+            if (!gnu.isEmpty()) {
+                candidates = gnu;
+            }
+            if (candidates.size() == 1) {
+                return candidates.get(0);
+            }
             // Names of one option (e.g. --recursive only) are not ambiguous.
             OptionSpec first = spec.findOption(candidates.get(0));
             if (candidates.stream().allMatch(c -> spec.findOption(c) == first)) {

@@ -1,7 +1,6 @@
 package dev.cpx.cli;
 
 import dev.cpx.api.CopyOptions;
-import dev.cpx.api.CopySummary;
 import dev.cpx.api.Cpx;
 import dev.cpx.api.EngineRegistry;
 import dev.cpx.api.PathBytes;
@@ -51,6 +50,9 @@ public final class CpxCommand implements Callable<Integer> {
     @Mixin
     CopyControlOptions control;
 
+    @Mixin
+    OutputOptions display;
+
     @Option(names = "--debug", description = "Print stack traces of internal errors.")
     boolean debug;
 
@@ -67,7 +69,8 @@ public final class CpxCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        Reporter reporter = new Reporter(Main.programName(), out, err, cp.verbose, control.dryRun,
+        Output output = new Output(out, err, OutputOptions.stdoutIsTerminal());
+        Reporter reporter = new Reporter(Main.programName(), output, cp.verbose, display.json, control.dryRun,
                 new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)));
         EngineRegistry registry = engines.discover();
         registry.problems().forEach(p -> reporter.error("warning: " + p));
@@ -85,21 +88,19 @@ public final class CpxCommand implements Callable<Integer> {
         try {
             engine = registry.select(options.engine());
         } catch (EngineRegistry.UnknownEngineException e) {
+            if (spec.defaultValueProvider() instanceof ConfigDefaults config && config.sets("engine")
+                    && !spec.commandLine().getParseResult().hasMatchedOption("--engine")) {
+                throw config.refused("engine", e.getMessage());
+            }
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        dev.cpx.api.CopyJob job;
-        try {
-            job = Cpx.create(registry).start(ops.sources, ops.destination, options, reporter);
-        } catch (IllegalArgumentException e) {
-            throw usage(e.getMessage());
-        }
-        CopySummary summary = job.await();
-        if (options.dryRun()) {
-            reporter.dryRunTotals(summary);
-        }
-        out.flush();
-        assert engine != null;
-        return summary.succeeded() ? 0 : 1;
+        return new CopySession(Main.programName(), display, output, reporter).run(() -> {
+            try {
+                return Cpx.create(registry).start(ops.sources, ops.destination, options, reporter);
+            } catch (IllegalArgumentException e) {
+                throw usage(e.getMessage());
+            }
+        }, engine.id(), options.jobs(), options.dryRun());
     }
 
     private record Operands(List<Path> sources, Path destination) {

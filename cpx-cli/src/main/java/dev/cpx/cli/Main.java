@@ -61,6 +61,12 @@ public final class Main {
         cmd.setExecutionExceptionHandler(executionErrors());
         cmd.setExitCodeExceptionMapper(e -> 1);
         HelpLayout.install(cmd);
+        ConfigDefaults config = new ConfigDefaults(cmd, ConfigDefaults.location(System.getenv()));
+        cmd.setDefaultValueProvider(config);
+        cmd.setExecutionStrategy(parseResult -> {
+            config.parsed();
+            return new CommandLine.RunLast().execute(parseResult);
+        });
         return cmd;
     }
 
@@ -68,6 +74,15 @@ public final class Main {
     private static IParameterExceptionHandler parameterErrors() {
         return (ex, args) -> {
             PrintWriter err = ex.getCommandLine().getErr();
+            if (ex instanceof ConfigDefaults.ConfigException) {
+                err.println(programName() + ": " + ex.getMessage());
+                return 1;
+            }
+            if (ex.getCommandLine().getCommandSpec().defaultValueProvider() instanceof ConfigDefaults config
+                    && config.refusedKey(ex) != null) {
+                err.println(programName() + ": " + config.refused(config.refusedKey(ex), gnuMessage(ex)).getMessage());
+                return 1;
+            }
             err.println(programName() + ": " + gnuMessage(ex));
             err.println("Try '" + programName() + " --help' for more information.");
             return 1;

@@ -6,31 +6,44 @@ import dev.cpx.api.FileOutcome;
 import dev.cpx.api.PathBytes;
 import dev.cpx.api.ShellQuote;
 import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 
 /**
- * Prints what happens the way GNU cp does: {@code 'src' -> 'dst'} per entry with {@code -v} on
- * standard output, and {@code cpx: message} for each failure on standard error. Workers call it
- * concurrently; each line is written whole.
+ * Prints what happens the way GNU cp does: {@code 'src' -> 'dst'} per entry with {@code -v} (on
+ * standard output, or standard error when standard output carries the JSON document), and
+ * {@code cpx: message} for each failure on standard error; and keeps every failure for the summary.
+ * Workers call it concurrently; each line is written whole, above the progress line.
  */
 final class Reporter implements CopyListener {
 
     private final String program;
-    private final PrintWriter out;
-    private final PrintWriter err;
+    private final Output output;
     private final boolean verbose;
+    private final boolean verboseToStderr;
     private final boolean dryRun;
     private final BufferedReader answers;
+    private final List<FileOutcome> failures = new ArrayList<>();
+    private volatile BooleanSupplier interrupted = () -> false;
 
-    Reporter(String program, PrintWriter out, PrintWriter err, boolean verbose, boolean dryRun, BufferedReader answers) {
+    Reporter(String program, Output output, boolean verbose, boolean verboseToStderr, boolean dryRun, BufferedReader answers) {
         this.program = program;
-        this.out = out;
-        this.err = err;
+        this.output = output;
         this.verbose = verbose;
+        this.verboseToStderr = verboseToStderr;
         this.dryRun = dryRun;
         this.answers = answers;
+    }
+
+    /** A pending question is answered "no" once this says the copy was interrupted. */
+    void interruptedBy(BooleanSupplier interrupted) {
+        this.interrupted = interrupted;
     }
 
     @Override
@@ -42,14 +55,17 @@ final class Reporter implements CopyListener {
         switch (outcome.status()) {
             case COPIED -> {
                 if (verbose) {
-                    String line = ShellQuote.quote(outcome.source()) + " -> " + ShellQuote.quote(outcome.target())
-                            + (outcome.backup() == null ? "" : " (backup: " + ShellQuote.quote(outcome.backup()) + ")");
-                    synchronized (out) {
-                        out.println(line);
-                    }
+                    line(ShellQuote.quote(outcome.source()) + " -> " + ShellQuote.quote(outcome.target())
+                            + (outcome.backup() == null ? "" : " (backup: " + ShellQuote.quote(outcome.backup()) + ")"));
                 }
             }
-            case FAILED -> error(outcome.diagnostic().toString());
+            case FAILED -> {
+                // Listed in the summary in the order printed here.
+                synchronized (failures) {
+                    failures.add(outcome);
+                    error(outcome.diagnostic().toString());
+                }
+            }
             case SKIPPED -> {
             }
         }
@@ -67,6 +83,15 @@ final class Reporter implements CopyListener {
         if (verbose) {
             // GNU cp prints these two unquoted.
             line(PathBytes.decode(PathBytes.of(source)) + " -> " + PathBytes.decode(PathBytes.of(target)));
+        }
+    }
+
+    /** A -v or --dry-run line: on standard output, or standard error when standard output carries JSON. */
+    private void line(String text) {
+        if (verboseToStderr) {
+            output.err(text);
+        } else {
+            output.out(text);
         }
     }
 
@@ -94,12 +119,6 @@ final class Reporter implements CopyListener {
                 s.skipped(), s.failed()));
     }
 
-    private void line(String text) {
-        synchronized (out) {
-            out.println(text);
-        }
-    }
-
     @Override
     public void warning(Diagnostic warning) {
         error(warning.toString());
@@ -107,26 +126,47 @@ final class Reporter implements CopyListener {
 
     @Override
     public boolean confirm(Diagnostic question) {
-        synchronized (out) {
-            out.flush();
-        }
-        synchronized (err) {
-            err.print(program + ": " + question + " ");
-            err.flush();
-        }
+        output.ask(program + ": " + question + " ");
         try {
-            String answer = answers.readLine();
+            String answer = answer();
             return answer != null && !answer.isEmpty() && (answer.charAt(0) == 'y' || answer.charAt(0) == 'Y');
-        } catch (IOException e) {
-            return false;
+        } finally {
+            output.answered();
+        }
+    }
+
+    /** The next line of standard input; null at its end, on an error, or when the copy is interrupted meanwhile. */
+    private String answer() {
+        // Read on a thread of its own: a blocked read cannot be interrupted, an interrupted copy must not wait for it.
+        FutureTask<String> read = new FutureTask<>(answers::readLine);
+        Thread reader = new Thread(read, "cpx-answer");
+        reader.setDaemon(true);
+        reader.start();
+        while (true) {
+            try {
+                return read.get(100, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                if (interrupted.getAsBoolean()) {
+                    return null;
+                }
+            } catch (ExecutionException e) {
+                return null;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
         }
     }
 
     /** One line on standard error, prefixed with the program name. */
     void error(String message) {
-        synchronized (err) {
-            err.println(program + ": " + message);
-            err.flush();
+        output.err(program + ": " + message);
+    }
+
+    /** The failures so far, in the order they were reported. */
+    List<FileOutcome> failures() {
+        synchronized (failures) {
+            return List.copyOf(failures);
         }
     }
 }

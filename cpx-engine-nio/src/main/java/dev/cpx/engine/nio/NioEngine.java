@@ -56,8 +56,9 @@ public final class NioEngine implements CopyEngine {
         while (pos < end) {
             long n = source.transferTo(pos, Math.min(CHUNK, end - pos), target);
             if (n <= 0) {
-                // End of file, or a file whose size stat does not tell (procfs): read it instead.
-                if (pos == request.position() || n < 0) {
+                // End of file, or a file whose size stat does not tell (procfs, a device read as data:
+                // JDK 21+ transfers nothing past size()): read it instead.
+                if (pos == request.position() || n < 0 || source.size() < pos) {
                     long rest = BufferedCopy.copy(request, pos);
                     return rest;
                 }
