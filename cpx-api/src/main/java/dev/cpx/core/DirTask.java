@@ -45,10 +45,6 @@ final class DirTask extends Task {
             return;
         }
         boolean follow = run.options.effectiveDereference() == Dereference.ALWAYS;
-        if (follow && closesCycle()) {
-            run.failed(EntryKind.DIRECTORY, src, dst, Diagnostic.of("cannot copy cyclic symbolic link {0}", src));
-            return;
-        }
         List<Entry> entries = list(follow);
         if (entries == null) {
             return;
@@ -121,10 +117,10 @@ final class DirTask extends Task {
         return entries;
     }
 
-    /** With {@code -L}, a link to an ancestor would copy forever: refuse the directory that repeats one. */
-    private boolean closesCycle() {
-        for (var p = getCompleter(); p != null; p = p.getCompleter()) {
-            if (p instanceof DirTask d && d.st.sameFile(st)) {
+    /** Whether {@code dir} is this directory or one it is copied under (a cycle, with {@code -L}). */
+    boolean isWithin(Stat dir) {
+        for (java.util.concurrent.CountedCompleter<?> p = this; p != null; p = p.getCompleter()) {
+            if (p instanceof DirTask d && d.st.sameFile(dir)) {
                 return true;
             }
         }

@@ -1,6 +1,9 @@
 package dev.cpx.core;
 
 import dev.cpx.api.Attribute;
+import dev.cpx.api.Dereference;
+import dev.cpx.api.Diagnostic;
+import dev.cpx.api.EntryKind;
 import dev.cpx.api.CopyMode;
 import java.nio.file.Path;
 import java.util.concurrent.ForkJoinTask;
@@ -87,6 +90,11 @@ final class Entries {
     }
 
     private void directory(Task parent, Path src, Path dst, Stat st, boolean dstAbsent, Operand operand, boolean mark) {
+        if (parent instanceof DirTask dir && run.options.effectiveDereference() == Dereference.ALWAYS && dir.isWithin(st)) {
+            // With -L, a link to a directory being copied would copy forever; GNU cp refuses it before making anything.
+            run.failed(EntryKind.DIRECTORY, src, dst, Diagnostic.of("cannot copy cyclic symbolic link {0}", src));
+            return;
+        }
         Directories.State state = run.directories.create(src, dst, st, dstAbsent);
         if (state == Directories.State.FAILED) {
             return;

@@ -128,6 +128,13 @@ final class FileCopier {
                 } catch (IOException e) {
                     run.failed(EntryKind.FILE, src, dst, Diagnostic.of("cannot create regular file {0}", dst, Errors.reason(e)));
                     bytes = -1;
+                } catch (RuntimeException | Error e) {
+                    // A bug (in an engine, say): give the file up cleanly, then let the task report it.
+                    if (file != null) {
+                        file.abandon(false);
+                    }
+                    order.skip(index);
+                    throw e;
                 }
             }
         } catch (IOException e) {

@@ -13,7 +13,6 @@ import dev.cpx.api.Cpx;
 import dev.cpx.api.EngineRegistry;
 import dev.cpx.api.FileInFlight;
 import dev.cpx.api.Progress;
-import dev.cpx.api.Source;
 import dev.cpx.spi.CopyEngine;
 import dev.cpx.testing.Trees;
 import java.nio.file.Files;
@@ -40,7 +39,7 @@ public abstract class ProgressContract {
 
     private CopyJob start(List<Path> sources, Path target, CopyOptions.Builder options) throws Exception {
         Cpx cpx = Cpx.create(EngineRegistry.of(List.of(engine()), EngineRegistry.discoverExtras()));
-        return cpx.start(sources.stream().map(Source::of).toList(), target, options.engine(engine().id()).build(),
+        return cpx.start(sources, target, options.engine(engine().id()).build(),
                 CopyListener.NONE);
     }
 

@@ -69,6 +69,9 @@ public final class CpxCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (debug || System.getenv("CPX_DEBUG") != null) {
+            System.setProperty("cpx.debug", "true");
+        }
         Output output = new Output(out, err, OutputOptions.stdoutIsTerminal());
         Reporter reporter = new Reporter(Main.programName(), output, cp.verbose, display.json, control.dryRun,
                 new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)));

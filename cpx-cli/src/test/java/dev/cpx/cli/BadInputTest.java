@@ -34,7 +34,7 @@ class BadInputTest {
                 new Case("cpx: missing destination file operand after 'a'", "a"),
                 new Case("cpx: cannot make both hard and symbolic links", "-l", "-s", "a", "c"),
                 new Case("cpx: options --backup and --no-clobber are mutually exclusive", "-n", "-b", "a", "c"),
-                new Case("cpx: invalid exclude pattern '[x': Unclosed character class", "-e", "[x", "a", "c"),
+                new Case("cpx: invalid exclude pattern '[x': Missing ']", "-e", "[x", "a", "c"),
                 new Case("cpx: invalid number of jobs: '0' (expected 1 to 1024)", "-j", "0", "a", "c"),
                 new Case("cpx: invalid number of jobs: '-1' (expected 1 to 1024)", "-j", "-1", "a", "c"),
                 new Case("cpx: invalid number of jobs: '100000' (expected 1 to 1024)", "-j", "100000", "a", "c"),
