@@ -3,6 +3,7 @@ package dev.cpx.core;
 import dev.cpx.api.Attribute;
 import dev.cpx.api.Diagnostic;
 import dev.cpx.api.EntryKind;
+import dev.cpx.api.PathBytes;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -30,12 +31,25 @@ final class Directories {
     }
 
     State create(Path src, Path dst, Stat st, boolean dstAbsent) {
+        return create(src, dst, st, dstAbsent, false);
+    }
+
+    /**
+     * Creates {@code dst} for the directory {@code src}; {@code markAsCopy} marks it as the copy of the
+     * operand for {@code --resume} (see {@link ResumeMarker}): it is then made under its temporary
+     * name, marked, and renamed, so it never exists under its name without the mark.
+     */
+    State create(Path src, Path dst, Stat st, boolean dstAbsent, boolean markAsCopy) {
         if (run.options.dryRun()) {
             return wouldCreate(src, dst, dstAbsent);
         }
         try {
             // Owner rwx while the contents are copied, whatever the source's mode: a read-only source still copies.
-            Files.createDirectory(dst, Permissions.attribute(run.creationMode(st) | 0700));
+            if (markAsCopy && run.resumeMarker.possible()) {
+                createMarked(dst, st);
+            } else {
+                Files.createDirectory(dst, Permissions.attribute(run.creationMode(st) | 0700));
+            }
             run.copied(EntryKind.DIRECTORY, src, dst, 0);
             return State.CREATED;
         } catch (FileAlreadyExistsException e) {
@@ -55,6 +69,24 @@ final class Directories {
         } catch (IOException e) {
             run.failed(EntryKind.DIRECTORY, src, dst, Diagnostic.of("cannot create directory {0}", dst, Errors.reason(e)));
             return State.FAILED;
+        }
+    }
+
+    private void createMarked(Path dst, Stat st) throws IOException {
+        Path temp = TempNames.of(PathBytes.withoutTrailingSlashes(dst));
+        try {
+            Files.createDirectory(temp, Permissions.attribute(run.creationMode(st) | 0700));
+        } catch (FileAlreadyExistsException e) {
+            // Left empty by a run killed between its mkdir and its rename: take it over.
+            Files.delete(temp);
+            Files.createDirectory(temp, Permissions.attribute(run.creationMode(st) | 0700));
+        }
+        run.resumeMarker.mark(temp, st);
+        try {
+            Files.move(temp, dst, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            Files.deleteIfExists(temp);
+            throw Destinations.lstatOrNull(dst) != null ? new FileAlreadyExistsException(dst.toString()) : e;
         }
     }
 

@@ -95,12 +95,9 @@ final class Entries {
             run.failed(EntryKind.DIRECTORY, src, dst, Diagnostic.of("cannot copy cyclic symbolic link {0}", src));
             return;
         }
-        Directories.State state = run.directories.create(src, dst, st, dstAbsent);
+        Directories.State state = run.directories.create(src, dst, st, dstAbsent, mark);
         if (state == Directories.State.FAILED) {
             return;
-        }
-        if (mark) {
-            run.resumeMarker.mark(dst, st);
         }
         if (run.options.oneFileSystem() && operand != null && st.dev() != operand.sourceDev()) {
             // -x: the mount point is copied, what is mounted on it is not.

@@ -135,6 +135,34 @@ final class Operands {
         }
     }
 
+    /**
+     * {@code --resume} where DEST carries no mark (the first run completed, or ran without native
+     * support): DEST is taken as the copy of SOURCE when DEST/SOURCE does not exist, DEST is not empty,
+     * and every name in DEST is a name in SOURCE. A target directory holding anything else keeps
+     * GNU's rule.
+     */
+    private static boolean looksLikeTheCopy(Path source, Path destination) {
+        Path src = PathBytes.withoutTrailingSlashes(source);
+        Path dst = PathBytes.withoutTrailingSlashes(destination);
+        Path name = src.getFileName();
+        if (name == null || Destinations.lstatOrNull(dst.resolve(name)) != null) {
+            return false;
+        }
+        boolean any = false;
+        try (java.nio.file.DirectoryStream<Path> entries = Files.newDirectoryStream(dst)) {
+            for (Path entry : entries) {
+                any = true;
+                Path entryName = entry.getFileName();
+                if (!TempNames.isTemp(entryName) && Destinations.lstatOrNull(src.resolve(entryName)) == null) {
+                    return false;
+                }
+            }
+        } catch (IOException | java.nio.file.DirectoryIteratorException e) {
+            return false;
+        }
+        return any;
+    }
+
     private Stat statOrNull(Path source) {
         boolean follow = run.options.effectiveDereference() != Dereference.NEVER || PathBytes.hasTrailingSlash(source);
         try {
@@ -165,7 +193,8 @@ final class Operands {
         if (isDir && mode == TargetMode.AUTO && sources.size() == 1 && run.options.resume()) {
             // --resume of "cpx -r src dst" that was making dst the copy of src: go on into dst itself.
             Stat source = statOrNull(sources.get(0));
-            if (source != null && source.isDirectory() && run.resumeMarker.isCopyOf(destination, source)) {
+            if (source != null && source.isDirectory()
+                    && (run.resumeMarker.isCopyOf(destination, source) || looksLikeTheCopy(sources.get(0), destination))) {
                 resumingCopy = true;
                 return false;
             }
@@ -236,7 +265,7 @@ final class Operands {
         if (parent != null) {
             touchedDirectories.add(parent);
         }
-        run.entries.dispatchOperand(root, src, target, st, asCopy);
+        run.entries.dispatchOperand(root, src, target, st, asCopy && !resumingCopy);
     }
 
     private static boolean sameFile(Stat src, Path target) {

@@ -22,6 +22,11 @@ final class ResumeMarker {
         this.run = run;
     }
 
+    /** Whether this run can mark (native support, not a dry run). */
+    boolean possible() {
+        return run.extras != null && !run.options.dryRun();
+    }
+
     /** Marks {@code copy} as the copy in progress of the directory {@code source}. */
     void mark(Path copy, Stat source) {
         if (run.extras == null || run.options.dryRun()) {

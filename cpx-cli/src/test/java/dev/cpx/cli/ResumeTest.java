@@ -138,6 +138,29 @@ class ResumeTest {
         Trees.assertSameTree(src, dir.resolve("dst"), Detail.MODE, Detail.MTIME);
     }
 
+    @ParameterizedTest(name = "engine={0}")
+    @ValueSource(strings = {"native", "nio"})
+    void resumingACompletedCopyAgainChangesNothing(String engine) throws Exception {
+        Path src = Trees.generate(dir.resolve("src"));
+        assertEquals(0, Cli.cpx(dir, "--engine=" + engine, "-a", "src", "dst").exit());
+        Cli.Result again = Cli.cpx(dir, "--engine=" + engine, "-av", "--resume", "src", "dst");
+        assertEquals(0, again.exit(), again::toString);
+        assertEquals("", again.out(), "nothing to do: dst is the complete copy");
+        Trees.assertSameTree(src, dir.resolve("dst"), Detail.MODE, Detail.MTIME);
+    }
+
+    @ParameterizedTest(name = "engine={0}")
+    @ValueSource(strings = {"native", "nio"})
+    void aTargetDirectoryWithOtherContentKeepsGnusRule(String engine) throws Exception {
+        Path src = Trees.generate(dir.resolve("src"));
+        Path backups = Files.createDirectories(dir.resolve("backups"));
+        Files.writeString(backups.resolve("older-backup"), "something else");
+        Cli.Result r = Cli.cpx(dir, "--engine=" + engine, "-a", "--resume", "src", "backups");
+        assertEquals(0, r.exit(), r::toString);
+        Trees.assertSameTree(src, backups.resolve("src"), Detail.MODE, Detail.MTIME);
+        assertEquals("something else", Files.readString(backups.resolve("older-backup")));
+    }
+
     private static List<Path> list(Path d) throws IOException {
         try (Stream<Path> s = Files.list(d)) {
             return s.toList();
