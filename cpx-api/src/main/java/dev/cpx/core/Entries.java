@@ -19,6 +19,9 @@ final class Entries {
     /** Below this many queued tasks per worker, new files get tasks of their own so idle workers can take them. */
     private static final int QUEUE_TARGET = 16;
 
+    /** Files this large are named when done rather than in their directory's order. */
+    static final long NAMED_OUT_OF_TURN = 16L << 20;
+
     private final CopyRun run;
     private final HardLinks hardLinks;
 
@@ -113,6 +116,13 @@ final class Entries {
         if (readAsData) {
             run.counters.filesFound.increment();
             run.counters.bytesFound.add(st.size());
+            if (st.size() >= NAMED_OUT_OF_TURN && order != InsertionOrder.IMMEDIATE) {
+                // A large file would hold up the naming (and so the walk) of everything after it in its
+                // directory until its last byte is in: it is named when done instead, out of turn.
+                order.skip(index);
+                order = InsertionOrder.IMMEDIATE;
+                index = 0;
+            }
             FileTask task = new FileTask(parent, run, order, index, src, dst, st, dstAbsent, links);
             if (ForkJoinTask.getSurplusQueuedTaskCount() < QUEUE_TARGET) {
                 parent.spawn(task);

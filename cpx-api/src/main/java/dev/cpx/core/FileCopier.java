@@ -270,6 +270,10 @@ final class FileCopier {
      */
     private long transfer(FileChannel in, FileChannel out, Path src, Path dst, Stat st, long from, CopyProgress total) {
         try (Transfers.Transfer progress = run.transfers.begin(src, dst, st.size(), total)) {
+            if (!st.isRegular()) {
+                // A FIFO or device read as data: no offsets, no size to trust; read it to its end.
+                return StreamCopy.copy(in, out, progress);
+            }
             if (from > 0) {
                 // --resume: the first bytes are there already and were checked.
                 run.counters.bytesDone.add(from);

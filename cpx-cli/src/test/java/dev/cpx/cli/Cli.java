@@ -45,6 +45,7 @@ final class Cli {
         cmd.add("--enable-native-access=ALL-UNNAMED");
         cmd.add("-XX:+UseSerialGC");
         cmd.add("-XX:TieredStopAtLevel=1");
+        cmd.add("-Djna.platform.library.path=");
         cmd.add("-Dcpx.program=" + programName);
         cmd.add("-cp");
         cmd.add(classpath);

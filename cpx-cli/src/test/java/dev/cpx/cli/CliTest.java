@@ -179,6 +179,21 @@ class CliTest {
         assertTrue(engines.out().lines().anyMatch(l -> l.startsWith("native ") && l.contains(" no ")), engines::toString);
     }
 
+    @ParameterizedTest(name = "engine={0}")
+    @ValueSource(strings = {"native", "nio"})
+    void aFifoWithoutRecursionIsReadAsDataLikeGnuCp(String engine) throws Exception {
+        Cli.Result mkfifo = Cli.run(dir, Map.of(), List.of("mkfifo", "pipe"));
+        assertEquals(0, mkfifo.exit(), mkfifo::toString);
+        // A writer that outlives the copy's open: 20 MiB, more than any one read.
+        Process writer = new ProcessBuilder("bash", "-c", "head -c 20971520 /dev/zero | tr '\\0' 'z' > pipe")
+                .directory(dir.toFile()).start();
+        Cli.Result r = Cli.cpx(dir, "--engine=" + engine, "pipe", "copy");
+        writer.waitFor();
+        assertEquals(0, r.exit(), r::toString);
+        assertEquals(20 * 1024 * 1024, Files.size(dir.resolve("copy")));
+        assertTrue(Files.isRegularFile(dir.resolve("copy")));
+    }
+
     @Test
     void badJobCountsAreUsageErrors() throws Exception {
         for (String j : new String[] {"0", "-1", "100000", "x"}) {

@@ -18,8 +18,14 @@ import com.sun.jna.Platform;
  */
 final class LibC {
 
+    /**
+     * The C library by its file name on Linux: given just "c", JNA runs {@code ldconfig -p} at every
+     * start to find it (a process per cpx run).
+     */
+    static final String LIBRARY = Platform.isLinux() ? "libc.so.6" : Platform.C_LIBRARY_NAME;
+
     static {
-        Native.register(LibC.class, NativeLibrary.getInstance(Platform.C_LIBRARY_NAME));
+        Native.register(LibC.class, NativeLibrary.getInstance(LIBRARY));
     }
 
     private LibC() {

@@ -2,7 +2,6 @@ package dev.cpx.engine.natives;
 
 import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
-import com.sun.jna.Platform;
 
 /**
  * {@code mknod}, bound apart from {@link LibC} because glibc exports it as a plain symbol only since
@@ -12,7 +11,7 @@ import com.sun.jna.Platform;
 final class LibCNodes {
 
     static {
-        Native.register(LibCNodes.class, NativeLibrary.getInstance(Platform.C_LIBRARY_NAME));
+        Native.register(LibCNodes.class, NativeLibrary.getInstance(LibC.LIBRARY));
     }
 
     private LibCNodes() {
