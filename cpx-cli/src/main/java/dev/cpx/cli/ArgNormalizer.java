@@ -62,15 +62,17 @@ final class ArgNormalizer {
         return out.toArray(String[]::new);
     }
 
-    /** Whether {@code name} is one of cpx's own options rather than GNU cp's. */
+    /** Whether {@code name} is one of cpx's own options rather than GNU cp's (GNU's are CpOptions, --help, --version). */
     private static boolean isExtension(CommandSpec spec, String name) {
+        if (name.equals("--help") || name.equals("--version")) {
+            return false;
+        }
         for (CommandSpec mixin : spec.mixins().values()) {
-            if ((mixin.userObject() instanceof OutputOptions || mixin.userObject() instanceof EngineOptions)
-                    && mixin.findOption(name) != null) {
-                return true;
+            if (mixin.userObject() instanceof CpOptions && mixin.findOption(name) != null) {
+                return false;
             }
         }
-        return false;
+        return true;
     }
 
     private static String expand(CommandSpec spec, String name, Set<String> longNames) {

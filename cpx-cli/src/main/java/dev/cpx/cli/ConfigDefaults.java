@@ -129,6 +129,13 @@ final class ConfigDefaults implements IDefaultValueProvider {
         } catch (NoSuchFileException e) {
             entries = Map.of();
             return entries;
+        } catch (java.nio.file.AccessDeniedException e) {
+            if (!Files.isRegularFile(file)) {
+                // A home directory this user cannot look into (sudo, setpriv) holds no file for them.
+                entries = Map.of();
+                return entries;
+            }
+            throw new ConfigException(cmd, "cannot read defaults file " + ShellQuote.quote(file) + ": " + Errors.reason(e));
         } catch (IOException e) {
             throw new ConfigException(cmd, "cannot read defaults file " + ShellQuote.quote(file) + ": " + Errors.reason(e));
         }

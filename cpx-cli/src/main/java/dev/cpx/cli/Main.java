@@ -101,8 +101,15 @@ public final class Main {
         }
         String message = ex.getMessage();
         if (message.startsWith("Missing required parameter for option '")) {
+            // GNU words it after the form used: the short one ends the command line as "-t".
             String name = message.substring("Missing required parameter for option '".length(), message.indexOf('\'', 40));
-            return "option requires an argument -- '" + name.replaceFirst("^-+", "") + "'";
+            java.util.List<String> given = ex.getCommandLine().getParseResult() == null ? java.util.List.of()
+                    : ex.getCommandLine().getParseResult().originalArgs();
+            String last = given.isEmpty() ? name : given.get(given.size() - 1);
+            if (last.startsWith("--")) {
+                return "option '" + last + "' requires an argument";
+            }
+            return "option requires an argument -- '" + (last.startsWith("-") ? last.substring(last.length() - 1) : name) + "'";
         }
         if (message.startsWith("Invalid value for option '")) {
             return message.replace("Invalid value for option", "invalid argument for option");
