@@ -13,7 +13,7 @@ import java.nio.channels.FileChannel;
 public final class FileDescriptors {
 
     private static final MethodHandle CHANNEL_FD;
-    private static final MethodHandle NEW_FD;
+    private static final MethodHandle SET_FD;
     private static final MethodHandle OPEN_CHANNEL;
     private static final MethodHandle FD_INT;
     private static final Availability AVAILABILITY;
@@ -21,7 +21,7 @@ public final class FileDescriptors {
     static {
         MethodHandle channelFd = null;
         MethodHandle fdInt = null;
-        MethodHandle newFd = null;
+        MethodHandle setFd = null;
         MethodHandle openChannel = null;
         Availability availability;
         try {
@@ -32,9 +32,9 @@ public final class FileDescriptors {
             fdField.setAccessible(true);
             channelFd = MethodHandles.lookup().unreflectGetter(channelField);
             fdInt = MethodHandles.lookup().unreflectGetter(fdField);
-            var ctor = FileDescriptor.class.getDeclaredConstructor(int.class);
-            ctor.setAccessible(true);
-            newFd = MethodHandles.lookup().unreflectConstructor(ctor);
+            // The public constructor and a field write: FileDescriptor(int) asks fcntl for O_APPEND, a
+            // system call per file that the descriptors made here never need.
+            setFd = MethodHandles.lookup().unreflectSetter(fdField);
             openChannel = channelFactory(impl);
             availability = Availability.ok();
         } catch (ReflectiveOperationException | RuntimeException e) {
@@ -43,7 +43,7 @@ public final class FileDescriptors {
         }
         CHANNEL_FD = channelFd;
         FD_INT = fdInt;
-        NEW_FD = newFd;
+        SET_FD = setFd;
         OPEN_CHANNEL = openChannel;
         AVAILABILITY = availability;
     }
@@ -82,7 +82,8 @@ public final class FileDescriptors {
             throw new IllegalStateException(AVAILABILITY.reason());
         }
         try {
-            FileDescriptor descriptor = (FileDescriptor) NEW_FD.invoke(fd);
+            FileDescriptor descriptor = new FileDescriptor();
+            SET_FD.invoke(descriptor, fd);
             return (FileChannel) OPEN_CHANNEL.invoke(descriptor, description, readable, writable);
         } catch (Throwable e) {
             throw new IllegalStateException("cannot wrap descriptor " + fd, e);

@@ -56,6 +56,15 @@ final class KernelCopy {
         return end - request.position();
     }
 
+    /**
+     * Whether a copy to the end of file can stop without asking once more: it has passed the size the
+     * scheduler saw and the call returned less than asked, which the kernel does at the end of file.
+     * Saves the second call per file that would only return 0.
+     */
+    private static boolean reachedEnd(CopyRequest request, long pos, long n, long want) {
+        return request.toEnd() && request.fileSize() > 0 && pos >= request.fileSize() && n < want;
+    }
+
     /** Whether {@code copy_file_range} has been found missing in this process. */
     static boolean copyFileRangeMissing() {
         return copyFileRangeMissing;
@@ -71,7 +80,8 @@ final class KernelCopy {
         while (pos < end) {
             inOffset[0] = pos;
             outOffset[0] = pos;
-            long n = LibC.copy_file_range(in, inOffset, out, outOffset, Math.min(CHUNK, end - pos), 0);
+            long want = Math.min(CHUNK, end - pos);
+            long n = LibC.copy_file_range(in, inOffset, out, outOffset, want, 0);
             if (n < 0) {
                 int errno = Errno.last();
                 if (errno == Errno.EINTR) {
@@ -90,6 +100,9 @@ final class KernelCopy {
             }
             pos += n;
             request.progress().advance(n);
+            if (reachedEnd(request, pos, n, want)) {
+                return pos;
+            }
         }
         return pos;
     }
@@ -112,7 +125,8 @@ final class KernelCopy {
         long[] inOffset = new long[1];
         while (pos < end) {
             inOffset[0] = pos;
-            long n = LibC.sendfile(out, in, inOffset, Math.min(CHUNK, end - pos));
+            long want = Math.min(CHUNK, end - pos);
+            long n = LibC.sendfile(out, in, inOffset, want);
             if (n < 0) {
                 int errno = Errno.last();
                 if (errno == Errno.EINTR) {
@@ -128,6 +142,9 @@ final class KernelCopy {
             }
             pos += n;
             request.progress().advance(n);
+            if (reachedEnd(request, pos, n, want)) {
+                return pos;
+            }
         }
         return pos;
     }
