@@ -1,5 +1,6 @@
 package dev.cpx.core;
 
+import dev.cpx.api.Dereference;
 import dev.cpx.api.Diagnostic;
 import dev.cpx.api.EntryKind;
 import dev.cpx.api.PathBytes;
@@ -15,6 +16,22 @@ import java.nio.file.Path;
  * returns whether the entry now exists.
  */
 final class NonFiles {
+
+    /** The one system call that makes the entry. */
+    @FunctionalInterface
+    private interface Maker {
+        void make() throws IOException;
+    }
+
+    /** What is set on the new entry after it is made. */
+    private enum Attributes {
+        /** Nothing: a link to something else has that thing's attributes. */
+        NONE,
+        /** The link's own ownership and times. */
+        OF_LINK,
+        /** Everything preserved, xattrs included. */
+        ALL
+    }
 
     private final CopyRun run;
 
@@ -33,26 +50,8 @@ final class NonFiles {
             run.failed(EntryKind.SYMLINK, src, dst, Diagnostic.of("cannot read symbolic link {0}", src, Errors.reason(e)));
             return false;
         }
-        Destinations.Decision d = run.destinations.prepare(EntryKind.SYMLINK, src, dst, st, dstAbsent, true, false);
-        if (d.action() == Destinations.Action.SKIP) {
-            return false;
-        }
-        if (d.action() == Destinations.Action.DONE) {
-            return true;
-        }
-        if (run.options.dryRun()) {
-            run.copied(EntryKind.SYMLINK, src, dst, 0, d.backup(), d.replaced());
-            return true;
-        }
-        try {
-            Files.createSymbolicLink(dst, target);
-        } catch (IOException e) {
-            run.failed(EntryKind.SYMLINK, src, dst, Diagnostic.of("cannot create symbolic link {0}", dst, Errors.reason(e)));
-            return false;
-        }
-        run.metadata.apply(src, dst, st, true);
-        run.copied(EntryKind.SYMLINK, src, dst, 0, d.backup(), d.replaced());
-        return true;
+        return make(EntryKind.SYMLINK, src, dst, st, dstAbsent, false, Attributes.OF_LINK,
+                Diagnostic.of("cannot create symbolic link {0}", dst), () -> Files.createSymbolicLink(dst, target));
     }
 
     /** Recreates a FIFO, socket or device node; never opens it. */
@@ -60,32 +59,13 @@ final class NonFiles {
         if (run.cancelled()) {
             return false;
         }
-        String what = st.type() == Stat.S_IFIFO ? "cannot create fifo {0}" : "cannot create special file {0}";
+        Diagnostic cannot = Diagnostic.of(st.type() == Stat.S_IFIFO ? "cannot create fifo {0}" : "cannot create special file {0}", dst);
         if (run.extras == null) {
-            run.failed(EntryKind.SPECIAL, src, dst, Diagnostic.of(what, dst, "Operation not supported (no native support loaded)"));
+            run.failed(EntryKind.SPECIAL, src, dst, cannot.withReason("Operation not supported (no native support loaded)"));
             return false;
         }
-        Destinations.Decision d = run.destinations.prepare(EntryKind.SPECIAL, src, dst, st, dstAbsent, true, false);
-        if (d.action() == Destinations.Action.SKIP) {
-            return false;
-        }
-        if (d.action() == Destinations.Action.DONE) {
-            return true;
-        }
-        if (run.options.dryRun()) {
-            run.copied(EntryKind.SPECIAL, src, dst, 0, d.backup(), d.replaced());
-            return true;
-        }
-        try {
-            run.extras.makeNode(dst, st.type() | run.creationMode(st), st.rdev());
-        } catch (IOException e) {
-            run.failed(EntryKind.SPECIAL, src, dst, Diagnostic.of(what, dst, Errors.reason(e)));
-            return false;
-        }
-        run.xattrs.copy(src, dst, dst);
-        run.metadata.apply(src, dst, st, false);
-        run.copied(EntryKind.SPECIAL, src, dst, 0, d.backup(), d.replaced());
-        return true;
+        return make(EntryKind.SPECIAL, src, dst, st, dstAbsent, false, Attributes.ALL, cannot,
+                () -> run.extras.makeNode(dst, st.type() | run.creationMode(st), st.rdev()));
     }
 
     /**
@@ -96,29 +76,11 @@ final class NonFiles {
         if (run.cancelled()) {
             return false;
         }
-        EntryKind kind = kindOf(st);
-        Destinations.Decision d = run.destinations.prepare(kind, src, dst, st, dstAbsent, true, linkMode);
-        if (d.action() == Destinations.Action.SKIP) {
-            return false;
-        }
-        if (d.action() == Destinations.Action.DONE) {
-            return true;
-        }
-        if (run.options.dryRun()) {
-            run.copied(kind, src, dst, 0, d.backup(), d.replaced());
-            return true;
-        }
-        try {
-            // -l follows links where GNU cp does (-L, and by default): the link is made to what they point to.
-            boolean follow = linkMode && run.options.effectiveDereference() == dev.cpx.api.Dereference.ALWAYS;
-            Files.createLink(dst, follow ? existing.toRealPath() : existing);
-        } catch (IOException e) {
-            run.failed(kind, src, dst, Diagnostic.of("cannot create hard link {0} to {1}", dst, existing)
-                    .withReason(Errors.reason(e)));
-            return false;
-        }
-        run.copied(kind, src, dst, 0, d.backup(), d.replaced());
-        return true;
+        // -l follows links where GNU cp does (-L, and by default): the link is made to what they point to.
+        boolean follow = linkMode && run.options.effectiveDereference() == Dereference.ALWAYS;
+        return make(kindOf(st), src, dst, st, dstAbsent, linkMode, Attributes.NONE,
+                Diagnostic.of("cannot create hard link {0} to {1}", dst, existing),
+                () -> Files.createLink(dst, follow ? existing.toRealPath() : existing));
     }
 
     /** {@code -s}: makes {@code dst} a symbolic link to {@code src} as given. */
@@ -131,23 +93,36 @@ final class NonFiles {
             run.failed(kind, src, dst, Diagnostic.of("{r0}: can make relative symbolic links only in current directory", dst));
             return false;
         }
-        Destinations.Decision d = run.destinations.prepare(kind, src, dst, st, dstAbsent, true, true);
+        return make(kind, src, dst, st, dstAbsent, true, Attributes.NONE,
+                Diagnostic.of("cannot create symbolic link {0} to {1}", dst, src), () -> Files.createSymbolicLink(dst, src));
+    }
+
+    /**
+     * The common course: prepare the destination (policies, backups, removal), then, unless that
+     * decided otherwise or this is a dry run, make the entry, give it its attributes and report it.
+     */
+    private boolean make(EntryKind kind, Path src, Path dst, Stat st, boolean dstAbsent, boolean linkMode,
+            Attributes attributes, Diagnostic cannot, Maker maker) {
+        Destinations.Decision d = run.destinations.prepare(kind, src, dst, st, dstAbsent, true, linkMode);
         if (d.action() == Destinations.Action.SKIP) {
             return false;
         }
         if (d.action() == Destinations.Action.DONE) {
             return true;
         }
-        if (run.options.dryRun()) {
-            run.copied(kind, src, dst, 0, d.backup(), d.replaced());
-            return true;
-        }
-        try {
-            Files.createSymbolicLink(dst, src);
-        } catch (IOException e) {
-            run.failed(kind, src, dst, Diagnostic.of("cannot create symbolic link {0} to {1}", dst, src)
-                    .withReason(Errors.reason(e)));
-            return false;
+        if (!run.options.dryRun()) {
+            try {
+                maker.make();
+            } catch (IOException e) {
+                run.failed(kind, src, dst, cannot.withReason(Errors.reason(e)));
+                return false;
+            }
+            if (attributes == Attributes.ALL) {
+                run.xattrs.copy(src, dst, dst);
+            }
+            if (attributes != Attributes.NONE) {
+                run.metadata.apply(src, dst, st, attributes == Attributes.OF_LINK);
+            }
         }
         run.copied(kind, src, dst, 0, d.backup(), d.replaced());
         return true;

@@ -70,41 +70,21 @@ final class KernelCopy {
         return copyFileRangeMissing;
     }
 
+    /** One in-kernel copy call moving up to {@code length} bytes from {@code offset}; -1 with errno set on failure. */
+    @FunctionalInterface
+    private interface Call {
+        long move(long offset, long length);
+    }
+
     /** Copies with {@code copy_file_range}; returns the end offset reached, or a negative hand-over. */
     private static long copyFileRange(CopyRequest request, int in, int out) throws IOException {
-        long start = request.position();
-        long end = request.end();
-        long pos = start;
         long[] inOffset = new long[1];
         long[] outOffset = new long[1];
-        while (pos < end) {
-            inOffset[0] = pos;
-            outOffset[0] = pos;
-            long want = Math.min(CHUNK, end - pos);
-            long n = LibC.copy_file_range(in, inOffset, out, outOffset, want, 0);
-            if (n < 0) {
-                int errno = Errno.last();
-                if (errno == Errno.EINTR) {
-                    continue;
-                }
-                if (pos == start && Errno.meansUnsupported(errno)) {
-                    if (errno == Errno.ENOSYS) {
-                        copyFileRangeMissing = true;
-                    }
-                    return UNSUPPORTED;
-                }
-                throw Errno.copyFailure(errno);
-            }
-            if (n == 0) {
-                return pos == start ? READ_INSTEAD : pos;
-            }
-            pos += n;
-            request.progress().advance(n);
-            if (reachedEnd(request, pos, n, want)) {
-                return pos;
-            }
-        }
-        return pos;
+        return loop(request, true, (offset, length) -> {
+            inOffset[0] = offset;
+            outOffset[0] = offset;
+            return LibC.copy_file_range(in, inOffset, out, outOffset, length, 0);
+        });
     }
 
     /**
@@ -112,27 +92,43 @@ final class KernelCopy {
      * position: that position is set to the range first (each request has a target channel of its own).
      */
     private static long sendfile(CopyRequest request, int in, int out) throws IOException {
-        long start = request.position();
-        long end = request.end();
-        if (LibC.lseek(out, start, SEEK_SET) < 0) {
+        if (LibC.lseek(out, request.position(), SEEK_SET) < 0) {
             int errno = Errno.last();
             if (Errno.meansUnsupported(errno) || errno == Errno.ESPIPE) {
                 return UNSUPPORTED;
             }
             throw Errno.copyFailure(errno);
         }
-        long pos = start;
         long[] inOffset = new long[1];
+        return loop(request, false, (offset, length) -> {
+            inOffset[0] = offset;
+            return LibC.sendfile(out, in, inOffset, length);
+        });
+    }
+
+    /**
+     * The loop both calls share: chunks until the range's end (or the end of file), fall back only
+     * when the very first call says the method is unsupported, a first call that copies nothing means
+     * "read instead".
+     *
+     * @param recordMissing whether {@code ENOSYS} means {@code copy_file_range} is missing for good
+     */
+    private static long loop(CopyRequest request, boolean recordMissing, Call call) throws IOException {
+        long start = request.position();
+        long end = request.end();
+        long pos = start;
         while (pos < end) {
-            inOffset[0] = pos;
             long want = Math.min(CHUNK, end - pos);
-            long n = LibC.sendfile(out, in, inOffset, want);
+            long n = call.move(pos, want);
             if (n < 0) {
                 int errno = Errno.last();
                 if (errno == Errno.EINTR) {
                     continue;
                 }
                 if (pos == start && Errno.meansUnsupported(errno)) {
+                    if (recordMissing && errno == Errno.ENOSYS) {
+                        copyFileRangeMissing = true;
+                    }
                     return UNSUPPORTED;
                 }
                 throw Errno.copyFailure(errno);
