@@ -28,7 +28,8 @@ class ArchiveIT {
         assertEquals("rwxr-xr-x", PosixFilePermissions.toString(Files.getPosixFilePermissions(root.resolve("bin/cpx"))));
         assertEquals(new TreeSet<>(java.util.List.of("cpx-api-" + Dist.VERSION + ".jar", "cpx-cli-" + Dist.VERSION + ".jar",
                 "cpx-engine-native-" + Dist.VERSION + ".jar", "cpx-engine-nio-" + Dist.VERSION + ".jar",
-                "jna-5.19.1.jar", "picocli-4.7.7.jar")), names(root.resolve("lib")),
+                "jline-native-3.24.1.jar", "jline-terminal-3.24.1.jar", "jline-terminal-jna-3.24.1.jar", "jna-5.19.1.jar",
+                "picocli-4.7.7.jar", "progressbar-0.10.1.jar")), names(root.resolve("lib")),
                 "lib/ holds cpx and its runtime dependencies only (no build-time generator, no example plugin)");
         assertEquals(new TreeSet<>(java.util.List.of("README")), names(root.resolve("plugins")), "plugins/ is there, empty but for its README");
         for (String f : new String[] {"share/man/man1/cpx.1", "share/bash-completion/completions/cpx", "share/zsh/site-functions/_cpx",
