@@ -4,10 +4,12 @@
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 REPO_DIR=$(cd "$BENCH_DIR/.." && pwd -P)
 
-# Datasets live here, prepared once by prepare.sh (ignored by git).
-DATA_DIR=${CPX_BENCH_DATA:-$BENCH_DIR/data}
-# Destinations are made here: by default on the same file system as the data.
-WORK_DIR=${CPX_BENCH_WORK:-$BENCH_DIR/work}
+# Where datasets and copies live: benchmarks/ itself, or e.g. the mount point of fs-image.sh.
+ROOT_DIR=${CPX_BENCH_ROOT:-$BENCH_DIR}
+# Datasets, prepared once by prepare.sh (benchmarks/data is ignored by git).
+DATA_DIR=${CPX_BENCH_DATA:-$ROOT_DIR/data}
+# Destinations: by default next to the data, on the same file system.
+WORK_DIR=${CPX_BENCH_WORK:-$ROOT_DIR/work}
 # The tmpfs copy of the datasets (tmpfs mode: source and destination both in memory).
 TMPFS_DIR=${CPX_BENCH_TMPFS:-/dev/shm/cpx-bench}
 RESULTS_DIR=${CPX_BENCH_RESULTS:-$BENCH_DIR/results}
@@ -109,14 +111,52 @@ print(json.dumps({
 EOF
 }
 
+# Seconds to wait after deleting many files before timing file creation on the file system of $1.
+# ext4 without a journal does not reuse an inode within 60 s of its deletion, or 360 s while its
+# inode table block is dirty (RECENTCY_MIN/RECENTCY_DIRTY in fs/ext4/ialloc.c): meanwhile every new
+# inode scans past all recently freed ones in its group, which made a copy made right after `rm -rf`
+# of the previous copy 10-20 times slower, for every copier. Journaled ext4 (the usual kind) and other
+# file systems do not do this. CPX_BENCH_SETTLE overrides.
+settle_seconds() {
+  if [ -n "${CPX_BENCH_SETTLE:-}" ]; then echo "$CPX_BENCH_SETTLE"; return; fi
+  [ "$(df --output=fstype "$1" | tail -n 1)" = ext4 ] || { echo 0; return; }
+  local dev
+  dev=$(basename "$(readlink -f "$(df --output=source "$1" | tail -n 1)")")
+  if [ "$(cat "/sys/fs/ext4/$dev/journal_task" 2>/dev/null)" = "<none>" ]; then echo 361; else echo 0; fi
+}
+
 # Runs hyperfine once over several commands and writes RESULTS_DIR/<stem>.{json,md}.
 #   hyperfine_run STEM TITLE MODE DATASET SRC DST RUNS -- NAME CMD [NAME CMD]...
-# MODE cold drops the page cache before every run (root); warm does one warm-up run per command.
-# Every command copies SRC to DST, which is removed (and synced) before each run.
+# Every command copies SRC to DST, which is removed before each run. MODE cold also drops the page
+# cache before every run (root); warm does one warm-up run per command. Where freed inodes are not
+# reused at once (settle_seconds > 0), the copies are moved aside instead, deleted only after the
+# whole hyperfine run, and the next run waits the settle time first; a warning says when there is
+# no space for that (and the results say which preparation was used).
 hyperfine_run() {
   local stem=$1 title=$2 mode=$3 dataset=$4 src=$5 dst=$6 runs=$7
   shift 8
-  local prepare="rm -rf '$dst' && sync"
+  local parent settle trash prepare
+  parent=$(dirname "$dst")
+  mkdir -p "$RESULTS_DIR" "$parent"
+  settle=$(settle_seconds "$parent")
+  trash=$parent/.trash
+  rm -rf "$dst" "$trash"
+  prepare="rm -rf '$dst' && sync"
+  if [ "$settle" -gt 0 ]; then
+    local warmups=1 copies need avail
+    [ "$mode" = cold ] && warmups=0
+    copies=$(( ($# / 2) * (runs + warmups) ))
+    need=$(( ($(dataset_info "$dataset" | sed -n 's/.*allocated=\([0-9]*\).*/\1/p') + 0) * copies * 11 / 10 + (1 << 30) ))
+    avail=$(df --output=avail -B1 "$parent" | tail -n 1)
+    if [ "$need" -lt "$avail" ]; then
+      prepare="mkdir -p '$trash' && { [ ! -e '$dst' ] || mv '$dst' '$trash'/\$(date +%s%N); } && sync"
+    else
+      note "warning: no space to keep $copies copies of $dataset aside ($((need >> 30)) GiB): deleting before every run; the times include ext4's inode reuse delay"
+    fi
+    note "waiting ${settle}s: freed inodes on this ext4 (no journal) are not reused at once (see settle_seconds in lib.sh)"
+    sync
+    sleep "$settle"
+  fi
   local args=(--runs "$runs" --export-json "$RESULTS_DIR/$stem.hyperfine.json" --style basic)
   if [ "$mode" = cold ]; then
     [ -w /proc/sys/vm/drop_caches ] || die "cold mode drops the page cache: run as root"
@@ -124,19 +164,18 @@ hyperfine_run() {
   else
     args+=(--warmup 1)
   fi
-  args+=(--prepare "$prepare" --cleanup "rm -rf '$dst'")
+  args+=(--prepare "$prepare")
   local pairs=()
   while [ $# -gt 0 ]; do
     pairs+=(--command "$1" "$2")
     args+=(--command-name "$1" "$2")
     shift 2
   done
-  mkdir -p "$RESULTS_DIR" "$(dirname "$dst")"
   local machine
-  machine=$(REPO_DIR=$REPO_DIR machine_json "$src" "$(dirname "$dst")")
+  machine=$(REPO_DIR=$REPO_DIR machine_json "$src" "$parent")
   note "$title"
   hyperfine "${args[@]}" || die "hyperfine failed"
-  rm -rf "$dst"
+  rm -rf "$dst" "$trash"
   python3 "$BENCH_DIR/summarize.py" --merge "$RESULTS_DIR/$stem.hyperfine.json" \
     --title "$title" --mode "$mode" --source "$src" --destination "$dst" \
     --machine "$machine" --load-after "$(cut -d' ' -f1-3 /proc/loadavg)" --info "$(dataset_info "$dataset")" \
