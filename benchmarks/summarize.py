@@ -83,11 +83,11 @@ def report(doc):
     medians = ratios(doc["results"], doc["reference"], "median")
     for r in doc["results"]:
         q = rs.get(r["command"])
-        m = medians.get(r["command"])
+        qm = medians.get(r["command"])
         lines.append("| %s | %s ± %s | %s | %s | %s | %s | %s | %s | %s |" % (
             r["command"], seconds(r["mean"]), seconds(r.get("stddev") or 0), seconds(r["median"]), seconds(r["min"]),
             seconds(r["max"]), seconds(r["user"]), seconds(r["system"]), "**%.2f×** ± %.2f" % q if q else "–",
-            "%.2f×" % m[0] if m else "–"))
+            "%.2f×" % qm[0] if qm else "–"))
     lines += ["", "Commands:", ""]
     for c in doc["commands"]:
         lines.append("- %s: `%s`" % (c["name"], c["command"]))
@@ -210,6 +210,7 @@ def main():
     p.add_argument("--reference", default=REFERENCE)
     p.add_argument("--median", action="store_true", help="ratios of medians (robust to a few disturbed runs) instead of means")
     p.add_argument("--merge")
+    p.add_argument("--report", nargs="+", metavar="RESULT.json", help="rewrite the .md of merged results")
     p.add_argument("--jmh", help="a JMH JSON result file: writes OUT.md with one table per benchmark")
     p.add_argument("--out")
     p.add_argument("--title", default="")
@@ -225,6 +226,10 @@ def main():
     a = p.parse_args()
     if a.merge:
         merge(a)
+    elif a.report:
+        for f in a.report:
+            with open(f[:-len(".json")] + ".md", "w") as out:
+                out.write(report(json.load(open(f))))
     elif a.jmh:
         jmh(a)
     elif a.files:
