@@ -4,7 +4,7 @@
 #
 #   benchmarks/jmh.sh [quick|full] [JMH options and benchmark regexps...]
 #
-# quick: 1 warm-up and 5 measured iterations of 1 s (about 10 minutes on 2 cores);
+# quick: 1 warm-up and 5 measured iterations of 1 s (about 7 minutes on 2 cores);
 # full: the iterations in the annotations (3 warm-up + 5 measured of 2 s; about 20 minutes).
 # Files are written in $CPX_BENCH_WORK/jmh, so on the benchmark file system. Engines are those
 # ServiceLoader finds: put plugin jars in CPX_JMH_CLASSPATH (colon-separated) to benchmark them too.
