@@ -9,8 +9,6 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -27,18 +25,17 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * One file copied by one engine, per file size. The engine ids come from ServiceLoader at run
+ * One file copied by one engine, per file size (the data part of a copy: both files are open, the
+ * target exists and is truncated, as when overwriting). The engine ids come from ServiceLoader at run
  * time ({@link BenchmarkMain} fills {@code engine}), so a plugin engine on the class path is
- * benchmarked without a code change.
+ * benchmarked without a code change. 1 GiB is in {@link LargeFileBenchmark}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {
-    "--add-opens=java.base/sun.nio.fs=ALL-UNNAMED", "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
-    "--add-opens=java.base/java.io=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED"})
+@Fork(1)
 public class EngineBenchmark {
 
     /** Engine id; {@link BenchmarkMain} replaces this with every engine found. */
@@ -56,16 +53,9 @@ public class EngineBenchmark {
     @Setup(Level.Trial)
     public void createSource() throws Exception {
         copier = EngineRegistry.discover().select(engine);
-        dir = Files.createTempDirectory(Path.of(System.getProperty("cpx.jmh.dir", "/tmp")), "cpx-jmh");
+        dir = BenchFiles.scratch();
         source = dir.resolve("source");
-        byte[] chunk = new byte[1 << 20];
-        new Random(size).nextBytes(chunk);
-        try (FileChannel out = FileChannel.open(source, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            for (long written = 0; written < size; ) {
-                int n = (int) Math.min(chunk.length, size - written);
-                written += out.write(java.nio.ByteBuffer.wrap(chunk, 0, n));
-            }
-        }
+        BenchFiles.write(source, size, size);
         target = dir.resolve("target");
     }
 
@@ -76,17 +66,13 @@ public class EngineBenchmark {
 
     @Benchmark
     public long copyFile() throws IOException {
-        try (FileChannel in = FileChannel.open(source);
-                FileChannel out = FileChannel.open(target, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                        StandardOpenOption.TRUNCATE_EXISTING)) {
+        try (FileChannel in = FileChannel.open(source); FileChannel out = BenchFiles.openTarget(target)) {
             return copier.copy(CopyRequest.wholeFile(in, out, size, SparseMode.AUTO, CopyProgress.NONE));
         }
     }
 
     @TearDown(Level.Trial)
     public void removeFiles() throws IOException {
-        Files.deleteIfExists(target);
-        Files.deleteIfExists(source);
-        Files.deleteIfExists(dir);
+        BenchFiles.delete(dir);
     }
 }
