@@ -29,6 +29,8 @@ import java.util.Set;
  * @param copyContents {@code --copy-contents}: read special files as data when recursive
  * @param engine engine id, or {@code auto}
  * @param jobs worker threads (at least 1)
+ * @param rangeSize files of at least twice this many bytes are copied as ranges of this size by
+ *     several workers at once, so one large file does not leave the others idle; 0 copies every file whole
  * @param excludes glob patterns of entries not to copy
  * @param resume skip complete destination files and continue partial ones
  * @param verify read back and compare each copied file
@@ -56,6 +58,7 @@ public record CopyOptions(
         boolean copyContents,
         String engine,
         int jobs,
+        long rangeSize,
         List<String> excludes,
         boolean resume,
         boolean verify,
@@ -79,6 +82,9 @@ public record CopyOptions(
         excludes = List.copyOf(excludes);
         if (jobs < 1) {
             throw new IllegalArgumentException("jobs must be at least 1: " + jobs);
+        }
+        if (rangeSize < 0) {
+            throw new IllegalArgumentException("rangeSize must not be negative: " + rangeSize);
         }
     }
 
@@ -122,6 +128,7 @@ public record CopyOptions(
         b.copyContents = copyContents;
         b.engine = engine;
         b.jobs = jobs;
+        b.rangeSize = rangeSize;
         b.excludes = excludes;
         b.resume = resume;
         b.verify = verify;
@@ -129,6 +136,15 @@ public record CopyOptions(
         b.fsync = fsync;
         b.defaultModes = defaultModes;
         return b;
+    }
+
+    /**
+     * Default {@link #rangeSize()}: 64 MiB, so a file of 128 MiB or more is shared among the
+     * workers. The system property {@code cpx.rangeSize} (bytes; 0 turns splitting off) overrides
+     * it, for benchmarks that compare both.
+     */
+    public static long defaultRangeSize() {
+        return Long.getLong("cpx.rangeSize", 64L << 20);
     }
 
     /** Default number of workers: see README ("Choosing -j") for the measurements behind it. */
@@ -156,6 +172,7 @@ public record CopyOptions(
         private boolean copyContents;
         private String engine = AUTO_ENGINE;
         private int jobs = defaultJobs();
+        private long rangeSize = defaultRangeSize();
         private List<String> excludes = List.of();
         private boolean resume;
         private boolean verify;
@@ -185,6 +202,7 @@ public record CopyOptions(
         public Builder copyContents(boolean v) { copyContents = v; return this; }
         public Builder engine(String v) { engine = v; return this; }
         public Builder jobs(int v) { jobs = v; return this; }
+        public Builder rangeSize(long v) { rangeSize = v; return this; }
         public Builder excludes(List<String> v) { excludes = v; return this; }
         public Builder resume(boolean v) { resume = v; return this; }
         public Builder verify(boolean v) { verify = v; return this; }
@@ -195,7 +213,7 @@ public record CopyOptions(
         public CopyOptions build() {
             return new CopyOptions(recursive, dereference, preserve, overwrite, update, force, removeDestination, backup,
                     backupSuffix, mode, target, parents, oneFileSystem, sparse, reflink, copyContents, engine, jobs,
-                    excludes, resume, verify, dryRun, fsync, defaultModes);
+                    rangeSize, excludes, resume, verify, dryRun, fsync, defaultModes);
         }
     }
 }

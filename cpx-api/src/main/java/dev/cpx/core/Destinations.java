@@ -133,19 +133,34 @@ final class Destinations {
     private boolean isComplete(Path src, Path dst, Stat st, Stat existing) {
         if (st.isSymlink() && existing.isSymlink()) {
             try {
-                return Files.readSymbolicLink(src).equals(Files.readSymbolicLink(dst));
+                return Files.readSymbolicLink(src).equals(Files.readSymbolicLink(dst)) && attributesApplied(st, existing);
             } catch (IOException e) {
                 return false;
             }
         }
         if (st.isSpecial()) {
-            return existing.type() == st.type() && existing.rdev() == st.rdev();
+            return existing.type() == st.type() && existing.rdev() == st.rdev() && attributesApplied(st, existing);
         }
         if (!st.isRegular() || !existing.isRegular() || existing.size() != st.size()) {
             return false;
         }
         int c = existing.mtime().compareTo(st.mtime());
         return run.options.preserves(dev.cpx.api.Attribute.TIMESTAMPS) ? c == 0 : c >= 0;
+    }
+
+    /**
+     * Whether a link or special file, made at once under its name, also got the attributes that
+     * are preserved: a copy killed in between leaves it with the time of its making.
+     */
+    private boolean attributesApplied(Stat st, Stat existing) {
+        if (run.options.preserves(dev.cpx.api.Attribute.TIMESTAMPS) && !existing.mtime().equals(st.mtime())) {
+            return false;
+        }
+        if (run.options.preserves(dev.cpx.api.Attribute.MODE) && !st.isSymlink()
+                && (existing.mode() & 07777) != (st.mode() & 07777)) {
+            return false;
+        }
+        return true;
     }
 
     /** Removes {@code dst} (telling the listener, for {@code -v}); false when that failed (reported). */

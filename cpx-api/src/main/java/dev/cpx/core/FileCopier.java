@@ -266,7 +266,8 @@ final class FileCopier {
     /**
      * Moves the data with the engine (a clone first when {@code --reflink} allows), telling
      * {@code total} every byte: the run's progress stops the copy when the run is cancelled,
-     * {@link #finishing} never does. Returns the bytes copied, or -1 after reporting a failure.
+     * {@link #finishing} never does. A large file is copied in ranges by several workers (see
+     * {@link RangedCopy}). Returns the bytes copied, or -1 after reporting a failure.
      */
     private long transfer(FileChannel in, FileChannel out, Path src, Path dst, Stat st, long from, CopyProgress total) {
         try (Transfers.Transfer progress = run.transfers.begin(src, dst, st.size(), total)) {
@@ -297,8 +298,10 @@ final class FileCopier {
                     noClone.add(st.dev());
                 }
             }
-            long copied = run.engine.copy(CopyRequest.wholeFile(in, out, st.size(), run.options.sparse(), progress,
-                    holes(in, st)));
+            CopyRequest.Holes holes = holes(in, st);
+            long copied = RangedCopy.worthIt(run, st.size(), holes)
+                    ? RangedCopy.copy(run, in, out, st.size(), holes, progress)
+                    : run.engine.copy(CopyRequest.wholeFile(in, out, st.size(), run.options.sparse(), progress, holes));
             if (copied < st.size() && st.isRegular() && in.size() >= st.size()) {
                 // The source still holds more than the engine copied: never accept a silently short copy.
                 run.failed(EntryKind.FILE, src, dst, Diagnostic.of("error copying {0}", src,

@@ -39,8 +39,9 @@ final class NewFile {
 
     /**
      * {@code --resume}: the partial file an interrupted copy left under {@code target}'s temporary
-     * name, when its data so far matches {@code source} (its last block is compared); null when there
-     * is none, or it cannot be trusted (then it is started anew).
+     * name, cut to the part that is trusted: all but its last {@link RangedCopy#WINDOW} bytes, when
+     * the end of that part matches {@code source}. Null when there is none, or it cannot be trusted
+     * (then it is started anew).
      */
     static NewFile continuing(Path target, FileChannel source) throws IOException {
         Path temp = TempNames.of(target);
@@ -50,10 +51,14 @@ final class NewFile {
         } catch (java.nio.file.NoSuchFileException e) {
             return null;
         }
+        // Its last bytes may have gaps (ranges copied at once, RangedCopy.WINDOW): only what lies
+        // before them is trusted, once its end is seen to match the source.
         long size = channel.size();
-        int overlap = (int) Math.min(size, 64 << 10);
-        if (size > 0 && size <= source.size() && Verifier.sameRange(source, channel, size - overlap, overlap)) {
-            return new NewFile(channel, temp, null, size);
+        long trusted = Math.max(0, size - RangedCopy.WINDOW);
+        int overlap = (int) Math.min(trusted, 64 << 10);
+        if (size <= source.size() && (trusted == 0 || Verifier.sameRange(source, channel, trusted - overlap, overlap))) {
+            channel.truncate(trusted);
+            return new NewFile(channel, temp, null, trusted);
         }
         channel.close();
         return null;

@@ -13,10 +13,14 @@ import dev.cpx.api.Cpx;
 import dev.cpx.api.EngineRegistry;
 import dev.cpx.api.FileOutcome;
 import dev.cpx.core.TempNames;
+import dev.cpx.spi.Availability;
+import dev.cpx.spi.CloneResult;
 import dev.cpx.spi.CopyEngine;
+import dev.cpx.spi.CopyRequest;
 import dev.cpx.testing.Trees;
 import dev.cpx.testing.Trees.Detail;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -24,6 +28,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.List;
+import java.util.function.LongPredicate;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -277,5 +282,122 @@ public abstract class TreeCopyContract {
         copy(List.of(src), dir.resolve("dst"), options().recursive(true).jobs(8).build(), new Recorder());
         copy(List.of(src), dir.resolve("dst"), options().recursive(true).jobs(8).build(), new Recorder());
         assertEquals(before, Trees.describe(src, Detail.MODE, Detail.MTIME, Detail.OWNER));
+    }
+
+    /** The engine under test, recording where each request starts, failing those {@code fails} picks. */
+    private final class RecordingEngine implements CopyEngine {
+        final List<Long> positions = new CopyOnWriteArrayList<>();
+        final List<Long> lengths = new CopyOnWriteArrayList<>();
+        private final LongPredicate fails;
+
+        RecordingEngine(LongPredicate fails) {
+            this.fails = fails;
+        }
+
+        @Override
+        public String id() {
+            return engine().id();
+        }
+
+        @Override
+        public String description() {
+            return engine().description();
+        }
+
+        @Override
+        public Availability availability() {
+            return engine().availability();
+        }
+
+        @Override
+        public long copy(CopyRequest request) throws IOException {
+            positions.add(request.position());
+            lengths.add(request.length());
+            if (fails.test(request.position())) {
+                throw new IOException("Input/output error");
+            }
+            return engine().copy(request);
+        }
+
+        @Override
+        public CloneResult cloneFile(FileChannel source, FileChannel target) throws IOException {
+            return engine().cloneFile(source, target);
+        }
+
+        CopySummary copy(List<Path> sources, Path target, CopyOptions options, Recorder recorder) throws Exception {
+            return Cpx.create(EngineRegistry.of(List.of(this), EngineRegistry.discoverExtras())).copy(sources, target, options,
+                    recorder);
+        }
+    }
+
+    private static final long RANGE = 64 << 10;
+
+    @Test
+    void aLargeFileIsCopiedInRangesBySeveralWorkers() throws Exception {
+        Path src = Files.createDirectory(dir.resolve("src"));
+        byte[] data = Trees.randomBytes((int) (5 * RANGE + 1234), 5);
+        Files.write(src.resolve("big"), data);
+        Files.write(src.resolve("small"), new byte[] {1, 2, 3});
+        RecordingEngine engine = new RecordingEngine(p -> false);
+        Recorder r = new Recorder();
+        CopySummary s = engine.copy(List.of(src), dir.resolve("dst"), options().recursive(true).jobs(4).rangeSize(RANGE)
+                .reflink(dev.cpx.api.ReflinkMode.NEVER).build(), r);
+        assertEquals(List.of(), r.failures());
+        assertTrue(s.succeeded());
+        assertArrayEquals(data, Files.readAllBytes(dir.resolve("dst/big")));
+        assertEquals(List.of(0L, 0L, RANGE, 2 * RANGE, 3 * RANGE, 4 * RANGE), engine.positions.stream().sorted().toList(),
+                "the small file whole, the big one in five ranges, the last to the end of the file");
+        assertEquals(2, engine.lengths.stream().filter(l -> l == CopyRequest.TO_END).count());
+        Trees.assertSameTree(src, dir.resolve("dst"), Detail.MODE);
+        try (Stream<Path> walk = Files.walk(dir.resolve("dst"))) {
+            assertEquals(List.of(), walk.filter(p -> TempNames.isTemp(p.getFileName())).toList());
+        }
+    }
+
+    @Test
+    void aRangeThatFailsFailsItsFileAndLeavesNoPartOfIt() throws Exception {
+        Path src = Files.createDirectory(dir.resolve("src"));
+        Files.write(src.resolve("big"), Trees.randomBytes((int) (6 * RANGE), 6));
+        Files.write(src.resolve("small"), new byte[] {1, 2, 3});
+        RecordingEngine engine = new RecordingEngine(p -> p == 2 * RANGE);
+        Recorder r = new Recorder();
+        Path dst = dir.resolve("dst");
+        CopySummary s = engine.copy(List.of(src), dst, options().recursive(true).jobs(3).rangeSize(RANGE)
+                .reflink(dev.cpx.api.ReflinkMode.NEVER).build(), r);
+        assertEquals(1, s.failed(), r.failures().toString());
+        assertTrue(r.failures().get(0).contains("Input/output error"), r.failures().toString());
+        assertFalse(Files.exists(dst.resolve("big"), LinkOption.NOFOLLOW_LINKS), "no short file under its name");
+        assertArrayEquals(new byte[] {1, 2, 3}, Files.readAllBytes(dst.resolve("small")));
+        try (Stream<Path> list = Files.list(dst)) {
+            assertEquals(List.of(dst.resolve("small")), list.toList(), "no partial file either");
+        }
+    }
+
+    @Test
+    void anExistingFileIsOverwrittenInPlaceInRanges() throws Exception {
+        byte[] data = Trees.randomBytes((int) (4 * RANGE + 17), 4);
+        Path src = Files.write(dir.resolve("src"), data);
+        Path dst = Files.write(dir.resolve("dst"), Trees.randomBytes((int) (9 * RANGE), 9));
+        Path link = Files.createLink(dir.resolve("link"), dst);
+        RecordingEngine engine = new RecordingEngine(p -> false);
+        Recorder r = new Recorder();
+        engine.copy(List.of(src), dst, options().jobs(2).rangeSize(RANGE).reflink(dev.cpx.api.ReflinkMode.NEVER).build(), r);
+        assertEquals(List.of(), r.failures());
+        assertEquals(4, engine.positions.size(), engine.positions::toString);
+        assertArrayEquals(data, Files.readAllBytes(dst));
+        assertArrayEquals(data, Files.readAllBytes(link), "same inode: the hard link sees the new data");
+    }
+
+    @Test
+    void noRangesWithOneWorkerOrARangeSizeOfZero() throws Exception {
+        byte[] data = Trees.randomBytes((int) (4 * RANGE), 3);
+        Path src = Files.write(dir.resolve("src"), data);
+        for (CopyOptions o : List.of(options().jobs(1).rangeSize(RANGE).build(), options().jobs(4).rangeSize(0).build())) {
+            RecordingEngine engine = new RecordingEngine(p -> false);
+            Path dst = dir.resolve("dst-" + o.jobs());
+            engine.copy(List.of(src), dst, o, new Recorder());
+            assertEquals(List.of(0L), engine.positions);
+            assertArrayEquals(data, Files.readAllBytes(dst));
+        }
     }
 }

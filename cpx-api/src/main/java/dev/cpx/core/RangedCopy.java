@@ -1,0 +1,167 @@
+package dev.cpx.core;
+
+import dev.cpx.spi.CopyProgress;
+import dev.cpx.spi.CopyRequest;
+import dev.cpx.spi.FileDescriptors;
+import dev.cpx.spi.SparseMode;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ForkJoinTask;
+import java.util.concurrent.RecursiveAction;
+
+/**
+ * One large file copied as ranges by several of the run's workers at once, so that a 4 GiB file
+ * does not keep one worker busy while the others wait. Each range is one engine request with
+ * channels of its own: the first range uses the file's channels, the others reopen the same open
+ * files through {@code /proc/self/fd} (the same inodes, whatever happens to the names meanwhile).
+ *
+ * <p>Ranges run in waves that span at most {@link #WINDOW} bytes, the next wave starting when the
+ * last one is complete. So a partial copy has gaps only in its last {@link #WINDOW} bytes, which
+ * is what {@code --resume} recopies of a {@code .cpx-part} file (whatever killed the copy). Only
+ * dense copies are split (no holes to keep, none to make).
+ */
+final class RangedCopy {
+
+    /** The most bytes of a file that ranges in flight span; see {@link NewFile#continuing}. */
+    static final long WINDOW = 256L << 20;
+
+    private static final Set<OpenOption> READ = Set.of(StandardOpenOption.READ);
+    private static final Set<OpenOption> WRITE = Set.of(StandardOpenOption.WRITE);
+
+    private RangedCopy() {
+    }
+
+    /** Whether a file of {@code size} bytes is worth splitting in this run, with these holes. */
+    static boolean worthIt(CopyRun run, long size, CopyRequest.Holes holes) {
+        long range = run.options.rangeSize();
+        return range > 0 && 2 * range <= WINDOW && size >= 2 * range && run.options.jobs() > 1
+                && holes != CopyRequest.Holes.SOME && run.options.sparse() != SparseMode.ALWAYS
+                && ForkJoinTask.inForkJoinPool() && FileDescriptors.availability().available();
+    }
+
+    /**
+     * Copies {@code size} bytes and whatever the source holds past them (the last range goes to
+     * the end of the file), returning the bytes copied. A range that meets the end of the source
+     * early means the source shrank: the copy is then cut to the bytes copied without a gap, as a
+     * copy in one piece would have ended there.
+     */
+    static long copy(CopyRun run, FileChannel in, FileChannel out, long size, CopyRequest.Holes holes,
+            CopyProgress progress) throws IOException {
+        long rangeSize = run.options.rangeSize();
+        int count = (int) Math.min(Integer.MAX_VALUE, size / rangeSize);
+        List<Range> ranges = new ArrayList<>(count);
+        Failure failure = new Failure();
+        for (int i = 0; i < count; i++) {
+            long position = i * rangeSize;
+            long length = i == count - 1 ? CopyRequest.TO_END : rangeSize;
+            ranges.add(new Range(run, i == 0, in, out, position, length, size, holes, progress, failure));
+        }
+        int wave = (int) (WINDOW / rangeSize);
+        for (int from = 0; from < count && !failure.happened(); from += wave) {
+            ForkJoinTask.invokeAll(ranges.subList(from, Math.min(count, from + wave)));
+        }
+        failure.rethrow();
+        long copied = 0;
+        for (Range r : ranges) {
+            copied += r.copied;
+            if (r.length != CopyRequest.TO_END && r.copied < r.length) {
+                out.truncate(copied);
+                return copied;
+            }
+        }
+        return copied;
+    }
+
+    /** The first failure of any range; the other ranges stop at their next progress report. */
+    private static final class Failure {
+        private Throwable first;
+
+        synchronized void set(Throwable e) {
+            if (first == null) {
+                first = e;
+            }
+        }
+
+        synchronized boolean happened() {
+            return first != null;
+        }
+
+        /** Throws the failure as it was thrown in its range (an engine's bug stays a bug). */
+        synchronized void rethrow() throws IOException {
+            if (first instanceof IOException e) {
+                throw e;
+            } else if (first instanceof RuntimeException e) {
+                throw e;
+            } else if (first instanceof Error e) {
+                throw e;
+            }
+        }
+    }
+
+    /** Thrown into a range's engine when another range has failed. */
+    private static final class Stopped extends InterruptedIOException {
+        Stopped() {
+            super("another range of the file failed");
+        }
+    }
+
+    private static final class Range extends RecursiveAction {
+        private final CopyRun run;
+        private final boolean first;
+        private final FileChannel in;
+        private final FileChannel out;
+        private final long position;
+        private final long length;
+        private final long size;
+        private final CopyRequest.Holes holes;
+        private final CopyProgress progress;
+        private final Failure failure;
+        private long copied;
+
+        Range(CopyRun run, boolean first, FileChannel in, FileChannel out, long position, long length, long size,
+                CopyRequest.Holes holes, CopyProgress progress, Failure failure) {
+            this.run = run;
+            this.first = first;
+            this.in = in;
+            this.out = out;
+            this.position = position;
+            this.length = length;
+            this.size = size;
+            this.holes = holes;
+            this.progress = progress;
+            this.failure = failure;
+        }
+
+        @Override
+        protected void compute() {
+            if (failure.happened()) {
+                return;
+            }
+            CopyProgress mine = bytes -> {
+                if (failure.happened()) {
+                    throw new Stopped();
+                }
+                progress.advance(bytes);
+            };
+            try (FileChannel source = first ? null : reopen(in, READ); FileChannel target = first ? null : reopen(out, WRITE)) {
+                copied = run.engine.copy(new CopyRequest(first ? in : source, first ? out : target, position, length, size,
+                        run.options.sparse(), mine, holes));
+            } catch (Stopped e) {
+                // the failure that stopped it is reported
+            } catch (IOException | RuntimeException | Error e) {
+                failure.set(e);
+            }
+        }
+
+        private static FileChannel reopen(FileChannel channel, Set<OpenOption> how) throws IOException {
+            return FileChannel.open(Path.of("/proc/self/fd/" + FileDescriptors.of(channel)), how);
+        }
+    }
+}
