@@ -5,8 +5,6 @@ import dev.cpx.spi.CopyBuffers;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -45,27 +43,22 @@ public class BufferSizeBenchmark {
     public String buffer;
 
     private int bufferSize;
-    private Path dir;
-    private Path source;
-    private Path target;
+    private FilePair files;
 
     @Setup(Level.Trial)
     public void createSource() throws IOException {
         bufferSize = buffer.equals("adaptive") ? CopyBuffers.sizeFor(size) : Integer.parseInt(buffer);
-        dir = BenchFiles.scratch();
-        source = dir.resolve("source");
-        BenchFiles.write(source, size, size);
-        target = dir.resolve("target");
+        files = FilePair.of(size);
     }
 
     @Setup(Level.Iteration)
     public void removeTarget() throws IOException {
-        Files.deleteIfExists(target);
+        files.removeTarget();
     }
 
     @Benchmark
     public long copyFile() throws IOException {
-        try (FileChannel in = FileChannel.open(source); FileChannel out = BenchFiles.openTarget(target)) {
+        try (FileChannel in = files.openSource(); FileChannel out = files.openTarget()) {
             ByteBuffer b = CopyBuffers.ofSize(bufferSize);
             long pos = 0;
             while (pos < size) {
@@ -87,6 +80,6 @@ public class BufferSizeBenchmark {
 
     @TearDown(Level.Trial)
     public void removeFiles() throws IOException {
-        BenchFiles.delete(dir);
+        files.close();
     }
 }
