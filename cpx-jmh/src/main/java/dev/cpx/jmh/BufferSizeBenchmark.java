@@ -21,11 +21,11 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The user-space read/write loop (the fallback of every engine, {@link BufferedCopy}) with the buffer
- * {@link CopyBuffers#sizeFor} chooses ({@code adaptive}) against fixed 64 KiB and 1 MiB buffers, per
- * file size. The loop is the one of {@link BufferedCopy} without hole detection and progress, taking
- * the buffer as a parameter ({@code BufferedCopy} picks its own). The sizes cover every size class
- * of {@code CopyBuffers}: 64 KiB (under 4 MiB), 256 KiB (16 MiB), 1 MiB (64 MiB), 2 MiB (256 MiB).
+ * The user-space read/write loop (the fallback of every engine, {@link BufferedCopy}) with buffers
+ * of 64 KiB, 256 KiB, 1 MiB and 2 MiB, per file size: which buffer size to use, and whether it
+ * should depend on the file's size (it did once: 64 KiB under 4 MiB up to 2 MiB from 128 MiB, which
+ * never beat a fixed buffer here; {@link CopyBuffers} now has one size). The loop is the one of
+ * {@link BufferedCopy} without hole detection and progress, taking the buffer as a parameter.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -38,16 +38,16 @@ public class BufferSizeBenchmark {
     @Param({"4096", "65536", "1048576", "16777216", "67108864", "268435456"})
     public long size;
 
-    /** {@code adaptive} (CopyBuffers.sizeFor) or a fixed size in bytes. */
-    @Param({"adaptive", "65536", "1048576"})
-    public String buffer;
+    /** Buffer size in bytes; {@link CopyBuffers#SIZE} is the one cpx uses. */
+    @Param({"65536", "262144", "1048576", "2097152"})
+    public int buffer;
 
-    private int bufferSize;
+    private ByteBuffer bytes;
     private FilePair files;
 
     @Setup(Level.Trial)
     public void createSource() throws IOException {
-        bufferSize = buffer.equals("adaptive") ? CopyBuffers.sizeFor(size) : Integer.parseInt(buffer);
+        bytes = ByteBuffer.allocateDirect(buffer);
         files = FilePair.of(size);
     }
 
@@ -59,7 +59,7 @@ public class BufferSizeBenchmark {
     @Benchmark
     public long copyFile() throws IOException {
         try (FileChannel in = files.openSource(); FileChannel out = files.openTarget()) {
-            ByteBuffer b = CopyBuffers.ofSize(bufferSize);
+            ByteBuffer b = bytes;
             long pos = 0;
             while (pos < size) {
                 b.clear();
