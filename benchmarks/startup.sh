@@ -6,8 +6,8 @@
 #
 # Variants (through CPX_JAVA_OPTS, which the ./cpx launcher appends to its JVM flags):
 #   no launcher  the launcher's java command run directly (no bash, no build check)
-#   no ldconfig  -Djna.platform.library.path=...: JNA's NativeLibrary otherwise runs `/sbin/ldconfig -p`
-#                in a child process at every start to learn the library directories
+#   (JNA's `/sbin/ldconfig -p` child process at every start is gone: the launcher gives JNA an empty
+#   -Djna.platform.library.path and libc is loaded by file name)
 #   JNA lib      -Djna.boot.library.path=<dir with libjnidispatch.so> -Djna.nounpack=true: JNA's native
 #                part is not extracted from its jar into ~/.cache/JNA at every start
 #   AppCDS       -XX:SharedArchiveFile=<archive of the classes one copy loads>, made first with
@@ -35,22 +35,23 @@ CPX_JAVA_OPTS="-XX:ArchiveClassesAtExit=$aux/cds.jsa -Xlog:cds=off" "$CPX" -r "$
 rm -rf "$aux/cds-copy"
 [ -f "$aux/cds.jsa" ] || die "could not create the AppCDS archive"
 
-# The launcher's own java command line, captured with a stand-in java that prints its arguments.
+# The launcher's own java command line, captured with a stand-in java that prints its arguments
+# (in a Java home whose release file is the real one's, as the launcher reads the version there).
 mkdir -p "$aux/fake/bin"
 printf '#!/bin/sh\nprintf "%%s\\n" "$@"\n' >"$aux/fake/bin/java"
 chmod +x "$aux/fake/bin/java"
+real_home=$(readlink -f "$(command -v "$java")"); real_home=${real_home%/bin/java}
+cp "$real_home/release" "$aux/fake/release" || die "no release file in $real_home"
 mapfile -t launcher_args < <(JAVA_HOME=$aux/fake "$CPX" -r SRC DST)
 direct="$java"
 for arg in "${launcher_args[@]}"; do
   case $arg in SRC) arg=$SRC ;; DST) arg=$DST ;; esac
   direct+=" $(printf '%q' "$arg")"
 done
-libdirs=$(ldconfig -p 2>/dev/null | sed -n 's|.* => \(.*\)/[^/]*$|\1|p' | sort -u | paste -sd: -)
 
 cds="-XX:SharedArchiveFile=$aux/cds.jsa -Xlog:cds=off"
 jna="-Djna.boot.library.path=$aux/jna -Djna.nounpack=true"
-noldconfig="-Djna.platform.library.path=${libdirs:-/lib:/usr/lib}"
-all=${direct/ -jar / $cds $jna $noldconfig -jar }
+all=${direct/ -cp / $cds $jna -cp }
 hyperfine_run "$(run_stem startup "$name")" "Start-up: $(run_title startup "$name")" "$MODE" "$name" "$SRC" "$DST" \
   "${CPX_BENCH_RUNS:-20}" -- \
   "cp -r" "cp -r $SRC $DST" \
@@ -58,8 +59,7 @@ hyperfine_run "$(run_stem startup "$name")" "Start-up: $(run_title startup "$nam
   "cpx --version" "$CPX --version" \
   "cpx -r" "$CPX -r $SRC $DST" \
   "cpx -r, no launcher" "$direct" \
-  "cpx -r, no ldconfig" "CPX_JAVA_OPTS='$noldconfig' $CPX -r $SRC $DST" \
   "cpx -r, JNA lib" "CPX_JAVA_OPTS='$jna' $CPX -r $SRC $DST" \
   "cpx -r, AppCDS" "CPX_JAVA_OPTS='$cds' $CPX -r $SRC $DST" \
-  "cpx -r, all four" "$all" \
+  "cpx -r, all three" "$all" \
   "cpx -r, C2" "CPX_JAVA_OPTS='-XX:TieredStopAtLevel=4' $CPX -r $SRC $DST"

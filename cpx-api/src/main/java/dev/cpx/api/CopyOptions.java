@@ -30,7 +30,8 @@ import java.util.Set;
  * @param engine engine id, or {@code auto}
  * @param jobs worker threads (at least 1)
  * @param rangeSize files of at least twice this many bytes are copied as ranges of this size by
- *     several workers at once, so one large file does not leave the others idle; 0 copies every file whole
+ *     several workers at once, so one large file does not leave the others idle; 0 copies every file
+ *     whole; else at least {@link #MIN_RANGE_SIZE}
  * @param excludes glob patterns of entries not to copy
  * @param resume skip complete destination files and continue partial ones
  * @param verify read back and compare each copied file
@@ -66,6 +67,9 @@ public record CopyOptions(
         boolean fsync,
         boolean defaultModes) {
 
+    /** The smallest {@link #rangeSize()} other than 0. */
+    public static final long MIN_RANGE_SIZE = 64 << 10;
+
     /** The engine id that picks the best available engine. */
     public static final String AUTO_ENGINE = "auto";
 
@@ -83,8 +87,8 @@ public record CopyOptions(
         if (jobs < 1) {
             throw new IllegalArgumentException("jobs must be at least 1: " + jobs);
         }
-        if (rangeSize < 0) {
-            throw new IllegalArgumentException("rangeSize must not be negative: " + rangeSize);
+        if (rangeSize != 0 && rangeSize < MIN_RANGE_SIZE) {
+            throw new IllegalArgumentException("rangeSize must be 0 or at least " + MIN_RANGE_SIZE + ": " + rangeSize);
         }
     }
 
@@ -141,10 +145,12 @@ public record CopyOptions(
     /**
      * Default {@link #rangeSize()}: 64 MiB, so a file of 128 MiB or more is shared among the
      * workers. The system property {@code cpx.rangeSize} (bytes; 0 turns splitting off) overrides
-     * it, for benchmarks that compare both.
+     * it, for benchmarks that compare both (a value that is not a valid range size is ignored).
      */
     public static long defaultRangeSize() {
-        return Long.getLong("cpx.rangeSize", 64L << 20);
+        long standard = 64L << 20;
+        long v = Long.getLong("cpx.rangeSize", standard);
+        return v == 0 || v >= MIN_RANGE_SIZE ? v : standard;
     }
 
     /** Default number of workers: see README ("Choosing -j") for the measurements behind it. */

@@ -55,25 +55,24 @@ final class RangedCopy {
     static long copy(CopyRun run, FileChannel in, FileChannel out, long size, CopyRequest.Holes holes,
             CopyProgress progress) throws IOException {
         long rangeSize = run.options.rangeSize();
-        int count = (int) Math.min(Integer.MAX_VALUE, size / rangeSize);
-        List<Range> ranges = new ArrayList<>(count);
-        Failure failure = new Failure();
-        for (int i = 0; i < count; i++) {
-            long position = i * rangeSize;
-            long length = i == count - 1 ? CopyRequest.TO_END : rangeSize;
-            ranges.add(new Range(run, i == 0, in, out, position, length, size, holes, progress, failure));
-        }
+        long count = size / rangeSize;
         int wave = (int) (WINDOW / rangeSize);
-        for (int from = 0; from < count && !failure.happened(); from += wave) {
-            ForkJoinTask.invokeAll(ranges.subList(from, Math.min(count, from + wave)));
-        }
-        failure.rethrow();
+        Failure failure = new Failure();
         long copied = 0;
-        for (Range r : ranges) {
-            copied += r.copied;
-            if (r.length != CopyRequest.TO_END && r.copied < r.length) {
-                out.truncate(copied);
-                return copied;
+        for (long first = 0; first < count; first += wave) {
+            List<Range> ranges = new ArrayList<>(wave);
+            for (long i = first; i < Math.min(count, first + wave); i++) {
+                long length = i == count - 1 ? CopyRequest.TO_END : rangeSize;
+                ranges.add(new Range(run, i == 0, in, out, i * rangeSize, length, size, holes, progress, failure));
+            }
+            ForkJoinTask.invokeAll(ranges);
+            failure.rethrow();
+            for (Range r : ranges) {
+                copied += r.copied;
+                if (r.length != CopyRequest.TO_END && r.copied < r.length) {
+                    out.truncate(copied);
+                    return copied;
+                }
             }
         }
         return copied;

@@ -3,28 +3,27 @@ package dev.cpx.spi;
 import java.nio.ByteBuffer;
 
 /**
- * Per-thread direct buffers for copies that pass through user space, sized by the file being
- * copied: small files get a small buffer, large files a large one, and no copy allocates.
+ * Per-thread direct buffers for copies that pass through user space, so that no copy allocates.
+ *
+ * <p>One size for every file: 1 MiB. Buffers sized by the file (64 KiB for small files up to
+ * 2 MiB for files of hundreds of MiB) were measured against fixed 64 KiB and 1 MiB buffers
+ * ({@code BufferSizeBenchmark}, files of 4 KiB to 256 MiB, two runs) and never won: both fixed sizes
+ * were as fast or faster at every size, and the 2 MiB class was the slowest for 256 MiB files.
  */
 public final class CopyBuffers {
 
-    /** Buffer sizes, smallest first, and the file size from which each is used. */
-    private static final int[] SIZES = {64 << 10, 256 << 10, 1 << 20, 2 << 20};
-    private static final long[] FROM_FILE_SIZE = {0, 4L << 20, 32L << 20, 128L << 20};
+    /** The buffer size, whatever the file's. */
+    public static final int SIZE = 1 << 20;
 
-    private static final ThreadLocal<ByteBuffer[]> BUFFERS = ThreadLocal.withInitial(() -> new ByteBuffer[SIZES.length]);
-    private static final ThreadLocal<ByteBuffer[]> SECOND = ThreadLocal.withInitial(() -> new ByteBuffer[SIZES.length]);
+    private static final ThreadLocal<ByteBuffer> FIRST = ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(SIZE));
+    private static final ThreadLocal<ByteBuffer> SECOND = ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(SIZE));
 
     private CopyBuffers() {
     }
 
-    /** The buffer size used for a file of {@code fileSize} bytes. */
+    /** The buffer size used for a file of {@code fileSize} bytes: {@link #SIZE}. */
     public static int sizeFor(long fileSize) {
-        int i = SIZES.length - 1;
-        while (i > 0 && fileSize < FROM_FILE_SIZE[i]) {
-            i--;
-        }
-        return SIZES[i];
+        return SIZE;
     }
 
     /**
@@ -32,7 +31,7 @@ public final class CopyBuffers {
      * thread: do not keep it beyond the current copy or hand it to another thread.
      */
     public static ByteBuffer forFileSize(long fileSize) {
-        return ofSize(sizeFor(fileSize));
+        return FIRST.get().clear();
     }
 
     /**
@@ -40,25 +39,11 @@ public final class CopyBuffers {
      * files side by side (comparing a copy with its source).
      */
     public static ByteBuffer secondForFileSize(long fileSize) {
-        return cached(SECOND.get(), sizeFor(fileSize));
+        return SECOND.get().clear();
     }
 
-    /** This thread's cleared direct buffer of exactly {@code size} bytes (one of the size classes, or any other size, uncached). */
+    /** A cleared direct buffer of {@code size} bytes: this thread's own for {@link #SIZE}, else a new one. */
     public static ByteBuffer ofSize(int size) {
-        return cached(BUFFERS.get(), size);
-    }
-
-    private static ByteBuffer cached(ByteBuffer[] cache, int size) {
-        for (int i = 0; i < SIZES.length; i++) {
-            if (SIZES[i] == size) {
-                ByteBuffer b = cache[i];
-                if (b == null) {
-                    b = ByteBuffer.allocateDirect(size);
-                    cache[i] = b;
-                }
-                return b.clear();
-            }
-        }
-        return ByteBuffer.allocateDirect(size);
+        return size == SIZE ? FIRST.get().clear() : ByteBuffer.allocateDirect(size);
     }
 }

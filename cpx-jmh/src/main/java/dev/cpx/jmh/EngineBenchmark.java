@@ -2,13 +2,7 @@ package dev.cpx.jmh;
 
 import dev.cpx.api.EngineRegistry;
 import dev.cpx.spi.CopyEngine;
-import dev.cpx.spi.CopyProgress;
-import dev.cpx.spi.CopyRequest;
-import dev.cpx.spi.SparseMode;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -46,33 +40,26 @@ public class EngineBenchmark {
     public long size;
 
     private CopyEngine copier;
-    private Path dir;
-    private Path source;
-    private Path target;
+    private FilePair files;
 
     @Setup(Level.Trial)
     public void createSource() throws Exception {
         copier = EngineRegistry.discover().select(engine);
-        dir = BenchFiles.scratch();
-        source = dir.resolve("source");
-        BenchFiles.write(source, size, size);
-        target = dir.resolve("target");
+        files = FilePair.of(size);
     }
 
     @Setup(Level.Iteration)
     public void removeTarget() throws IOException {
-        Files.deleteIfExists(target);
+        files.removeTarget();
     }
 
     @Benchmark
     public long copyFile() throws IOException {
-        try (FileChannel in = FileChannel.open(source); FileChannel out = BenchFiles.openTarget(target)) {
-            return copier.copy(CopyRequest.wholeFile(in, out, size, SparseMode.AUTO, CopyProgress.NONE));
-        }
+        return files.copyWith(copier);
     }
 
     @TearDown(Level.Trial)
     public void removeFiles() throws IOException {
-        BenchFiles.delete(dir);
+        files.close();
     }
 }
