@@ -18,9 +18,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The launcher's class data sharing archive (JDK 19+): made in the user's cache, invisible in the
- * output, re-made when damaged, never a reason to fail. Runs on a JDK 19+ found on this machine,
- * whatever JDK runs the tests.
+ * The launcher's class data sharing archive: made in the user's cache (by the JVM on JDK 19+, by a
+ * background job on JDK 17 and 18), invisible in the output, re-made when damaged, never a reason
+ * to fail. Runs on the JDKs found on this machine, whatever JDK runs the tests.
  */
 class ClassDataSharingIT {
 
@@ -98,17 +98,88 @@ class ClassDataSharingIT {
     }
 
     @Test
-    void jdk17GetsNoArchive() throws Exception {
-        Path jdk17 = Runtime.version().feature() < 19 ? Dist.JAVA_HOME : null;
-        assumeTrue(jdk17 != null, "the tests run on JDK " + Runtime.version().feature() + ", not 17 or 18");
-        Dist.Result r = Dist.run(dir, env(jdk17), cpx.toString(), "--version");
-        assertEquals(0, r.exit(), r::toString);
-        assertTrue(!Files.exists(cache.resolve("cpx")), "no archive for JDK 17 (its dynamic archives need a second run's dance)");
+    void onJdk17TheArchiveIsMadeInTheBackgroundAndUsedOnceWhole() throws Exception {
+        Path jdk = jdk17or18().orElse(null);
+        assumeTrue(jdk != null, "no JDK 17 or 18 on this machine");
+        Dist.Result plain = Dist.run(dir, Map.of("JAVA_HOME", jdk.toString(), "CPX_CDS", "0"), cpx.toString(), "--version");
+        assertEquals(0, plain.exit(), plain::toString);
+
+        Dist.Result first = Dist.run(dir, env(jdk), cpx.toString(), "--version");
+        assertEquals(plain, first, "the run that starts making the archive prints exactly what a run without one does");
+        Path archive = madeInTheBackground();
+        assertArrayEquals(MAGIC, head(archive));
+        assertEquals(Files.size(archive) + "", Files.readString(sizeOf(archive)).strip(), "its size is written next to it");
+
+        assertEquals(plain, Dist.run(dir, env(jdk), cpx.toString(), "--version"), "the run that uses it prints the same");
+        Files.createDirectories(dir.resolve("src/d"));
+        Files.writeString(dir.resolve("src/d/f"), "data");
+        Dist.Result copy = Dist.run(dir, env(jdk), cpx.toString(), "-r", "src", "dst");
+        assertEquals(0, copy.exit(), copy::toString);
+        assertEquals("data", Files.readString(dir.resolve("dst/d/f")));
+    }
+
+    @Test
+    void onJdk17AnArchiveCutShortIsNeverUsed() throws Exception {
+        Path jdk = jdk17or18().orElse(null);
+        assumeTrue(jdk != null, "no JDK 17 or 18 on this machine");
+        Dist.Result plain = Dist.run(dir, Map.of("JAVA_HOME", jdk.toString(), "CPX_CDS", "0"), cpx.toString(), "--version");
+        Dist.run(dir, env(jdk), cpx.toString(), "--version");
+        Path archive = madeInTheBackground();
+
+        // The JDK 17 JVM aborts on such a file: the launcher must not hand it over.
+        byte[] whole = Files.readAllBytes(archive);
+        Files.write(archive, java.util.Arrays.copyOf(whole, whole.length / 3));
+        assertArrayEquals(MAGIC, head(archive), "still looks like an archive");
+        assertEquals(plain, Dist.run(dir, env(jdk), cpx.toString(), "--version"));
+        Path again = madeInTheBackground();
+        assertEquals(Files.size(again) + "", Files.readString(sizeOf(again)).strip(), "made again, whole");
+        assertTrue(Files.size(again) > whole.length / 3);
+        assertEquals(plain, Dist.run(dir, env(jdk), cpx.toString(), "--version"));
+    }
+
+    /** Waits for the background job to finish, and returns the archive it made. */
+    private Path madeInTheBackground() throws Exception {
+        Path dirOfArchives = cache.resolve("cpx");
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(120);
+        while (System.nanoTime() < deadline) {
+            try (Stream<Path> list = Files.list(dirOfArchives)) {
+                List<String> names = list.map(p -> p.getFileName().toString()).toList();
+                boolean working = names.stream().anyMatch(n -> n.endsWith(".lock"));
+                boolean done = names.stream().anyMatch(n -> n.endsWith(".jsa"));
+                if (done && !working) {
+                    return archive();
+                }
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("no archive made within 120 s in " + dirOfArchives);
+    }
+
+    private static Path sizeOf(Path archive) {
+        return archive.resolveSibling(archive.getFileName() + ".size");
+    }
+
+    /** A JDK 17 or 18: the test's, or one under /usr/lib/jvm. */
+    private static Optional<Path> jdk17or18() throws IOException {
+        int own = Runtime.version().feature();
+        if (own == 17 || own == 18) {
+            return Optional.of(Dist.JAVA_HOME);
+        }
+        Path jvms = Path.of("/usr/lib/jvm");
+        if (!Files.isDirectory(jvms)) {
+            return Optional.empty();
+        }
+        try (Stream<Path> list = Files.list(jvms)) {
+            return list.filter(home -> Files.isExecutable(home.resolve("bin/java")))
+                    .filter(home -> releaseFeature(home) == 17 || releaseFeature(home) == 18)
+                    .sorted()
+                    .findFirst();
+        }
     }
 
     private Path archive() throws IOException {
         try (Stream<Path> list = Files.list(cache.resolve("cpx"))) {
-            List<Path> files = list.toList();
+            List<Path> files = list.filter(p -> p.getFileName().toString().endsWith(".jsa")).toList();
             assertEquals(1, files.size(), files::toString);
             assertTrue(files.get(0).getFileName().toString().matches("classes-\\d+-\\d+\\.jsa"), files::toString);
             return files.get(0);
