@@ -161,20 +161,7 @@ class ClassDataSharingIT {
 
     /** A JDK 17 or 18: the test's, or one under /usr/lib/jvm. */
     private static Optional<Path> jdk17or18() throws IOException {
-        int own = Runtime.version().feature();
-        if (own == 17 || own == 18) {
-            return Optional.of(Dist.JAVA_HOME);
-        }
-        Path jvms = Path.of("/usr/lib/jvm");
-        if (!Files.isDirectory(jvms)) {
-            return Optional.empty();
-        }
-        try (Stream<Path> list = Files.list(jvms)) {
-            return list.filter(home -> Files.isExecutable(home.resolve("bin/java")))
-                    .filter(home -> releaseFeature(home) == 17 || releaseFeature(home) == 18)
-                    .sorted()
-                    .findFirst();
-        }
+        return jdkWhere(f -> f == 17 || f == 18);
     }
 
     private Path archive() throws IOException {
@@ -192,7 +179,12 @@ class ClassDataSharingIT {
 
     /** The test's JDK if it is at least {@code feature}, else one under /usr/lib/jvm. */
     static Optional<Path> jdk(int feature) throws IOException {
-        if (Runtime.version().feature() >= feature) {
+        return jdkWhere(f -> f >= feature);
+    }
+
+    /** The test's JDK if its feature release passes {@code wanted}, else the first such one under /usr/lib/jvm. */
+    private static Optional<Path> jdkWhere(java.util.function.IntPredicate wanted) throws IOException {
+        if (wanted.test(Runtime.version().feature())) {
             return Optional.of(Dist.JAVA_HOME);
         }
         Path jvms = Path.of("/usr/lib/jvm");
@@ -201,7 +193,7 @@ class ClassDataSharingIT {
         }
         try (Stream<Path> list = Files.list(jvms)) {
             return list.filter(home -> Files.isExecutable(home.resolve("bin/java")))
-                    .filter(home -> releaseFeature(home) >= feature)
+                    .filter(home -> wanted.test(releaseFeature(home)))
                     .sorted()
                     .findFirst();
         }
