@@ -47,35 +47,38 @@ final class RangedCopy {
     }
 
     /**
-     * Copies {@code size} bytes and whatever the source holds past them (the last range goes to
-     * the end of the file), returning the bytes copied. A range that meets the end of the source
-     * early means the source shrank: the copy is then cut to the bytes copied without a gap, as a
-     * copy in one piece would have ended there.
+     * Copies {@code size} bytes in ranges, then whatever the source holds past them (it grew) in
+     * one piece, returning the bytes copied. Every wave spans at most {@link #WINDOW} bytes, and
+     * the part past {@code size} comes only after all ranges are done. A range that meets the end
+     * of the source early means the source shrank: the copy is then cut to the bytes copied
+     * without a gap, as a copy in one piece would have ended there.
      */
     static long copy(CopyRun run, FileChannel in, FileChannel out, long size, CopyRequest.Holes holes,
             CopyProgress progress) throws IOException {
         long rangeSize = run.options.rangeSize();
-        long count = size / rangeSize;
+        long count = (size + rangeSize - 1) / rangeSize;
         int wave = (int) (WINDOW / rangeSize);
         Failure failure = new Failure();
         long copied = 0;
         for (long first = 0; first < count; first += wave) {
             List<Range> ranges = new ArrayList<>(wave);
             for (long i = first; i < Math.min(count, first + wave); i++) {
-                long length = i == count - 1 ? CopyRequest.TO_END : rangeSize;
-                ranges.add(new Range(run, i == 0, in, out, i * rangeSize, length, size, holes, progress, failure));
+                long position = i * rangeSize;
+                ranges.add(new Range(run, i == 0, in, out, position, Math.min(rangeSize, size - position), size, holes,
+                        progress, failure));
             }
             ForkJoinTask.invokeAll(ranges);
             failure.rethrow();
             for (Range r : ranges) {
                 copied += r.copied;
-                if (r.length != CopyRequest.TO_END && r.copied < r.length) {
+                if (r.copied < r.length) {
                     out.truncate(copied);
                     return copied;
                 }
             }
         }
-        return copied;
+        return copied + run.engine.copy(new CopyRequest(in, out, size, CopyRequest.TO_END, size, run.options.sparse(),
+                progress, holes));
     }
 
     /** The first failure of any range; the other ranges stop at their next progress report. */

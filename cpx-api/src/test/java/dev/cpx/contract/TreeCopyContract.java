@@ -284,14 +284,27 @@ public abstract class TreeCopyContract {
         assertEquals(before, Trees.describe(src, Detail.MODE, Detail.MTIME, Detail.OWNER));
     }
 
-    /** The engine under test, recording where each request starts, failing those {@code fails} picks. */
+    /** What a {@link RecordingEngine} does before a request at {@code position}; may fail it. */
+    private interface BeforeRequest {
+        void at(long position) throws IOException;
+    }
+
+    /** The engine under test, recording where each request starts, doing {@code before} first. */
     private final class RecordingEngine implements CopyEngine {
         final List<Long> positions = new CopyOnWriteArrayList<>();
         final List<Long> lengths = new CopyOnWriteArrayList<>();
-        private final LongPredicate fails;
+        private final BeforeRequest before;
 
         RecordingEngine(LongPredicate fails) {
-            this.fails = fails;
+            this(p -> {
+                if (fails.test(p)) {
+                    throw new IOException("Input/output error");
+                }
+            });
+        }
+
+        RecordingEngine(BeforeRequest before) {
+            this.before = before;
         }
 
         @Override
@@ -313,9 +326,7 @@ public abstract class TreeCopyContract {
         public long copy(CopyRequest request) throws IOException {
             positions.add(request.position());
             lengths.add(request.length());
-            if (fails.test(request.position())) {
-                throw new IOException("Input/output error");
-            }
+            before.at(request.position());
             return engine().copy(request);
         }
 
@@ -345,13 +356,34 @@ public abstract class TreeCopyContract {
         assertEquals(List.of(), r.failures());
         assertTrue(s.succeeded());
         assertArrayEquals(data, Files.readAllBytes(dir.resolve("dst/big")));
-        assertEquals(List.of(0L, 0L, RANGE, 2 * RANGE, 3 * RANGE, 4 * RANGE), engine.positions.stream().sorted().toList(),
-                "the small file whole, the big one in five ranges, the last to the end of the file");
+        assertEquals(List.of(0L, 0L, RANGE, 2 * RANGE, 3 * RANGE, 4 * RANGE, 5 * RANGE, (long) data.length),
+                engine.positions.stream().sorted().toList(),
+                "the small file whole; the big one in six ranges, then from its size to its end (had it grown)");
         assertEquals(2, engine.lengths.stream().filter(l -> l == CopyRequest.TO_END).count());
+        assertTrue(engine.lengths.contains(1234L), engine.lengths::toString);
         Trees.assertSameTree(src, dir.resolve("dst"), Detail.MODE);
         try (Stream<Path> walk = Files.walk(dir.resolve("dst"))) {
             assertEquals(List.of(), walk.filter(p -> TempNames.isTemp(p.getFileName())).toList());
         }
+    }
+
+    @Test
+    void aFileThatGrowsWhileCopiedInRangesGetsItsNewEnd() throws Exception {
+        Path src = Files.createDirectory(dir.resolve("src"));
+        byte[] data = Trees.randomBytes((int) (3 * RANGE), 7);
+        byte[] more = Trees.randomBytes(5000, 8);
+        Path big = Files.write(src.resolve("big"), data);
+        RecordingEngine engine = new RecordingEngine((long p) -> {
+            if (p == 2 * RANGE) {
+                Files.write(big, more, java.nio.file.StandardOpenOption.APPEND);
+            }
+        });
+        Recorder r = new Recorder();
+        engine.copy(List.of(src), dir.resolve("dst"), options().recursive(true).jobs(2).rangeSize(RANGE)
+                .reflink(dev.cpx.api.ReflinkMode.NEVER).build(), r);
+        assertEquals(List.of(), r.failures());
+        assertArrayEquals(Files.readAllBytes(big), Files.readAllBytes(dir.resolve("dst/big")));
+        assertEquals(data.length + more.length, Files.size(dir.resolve("dst/big")));
     }
 
     @Test
@@ -383,7 +415,8 @@ public abstract class TreeCopyContract {
         Recorder r = new Recorder();
         engine.copy(List.of(src), dst, options().jobs(2).rangeSize(RANGE).reflink(dev.cpx.api.ReflinkMode.NEVER).build(), r);
         assertEquals(List.of(), r.failures());
-        assertEquals(4, engine.positions.size(), engine.positions::toString);
+        assertEquals(List.of(0L, RANGE, 2 * RANGE, 3 * RANGE, 4 * RANGE, (long) data.length),
+                engine.positions.stream().sorted().toList());
         assertArrayEquals(data, Files.readAllBytes(dst));
         assertArrayEquals(data, Files.readAllBytes(link), "same inode: the hard link sees the new data");
     }
