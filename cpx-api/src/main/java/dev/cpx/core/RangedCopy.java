@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.RecursiveAction;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One large file copied as ranges by several of the run's workers at once, so that a 4 GiB file
@@ -35,7 +36,23 @@ final class RangedCopy {
     private static final Set<OpenOption> READ = Set.of(StandardOpenOption.READ);
     private static final Set<OpenOption> WRITE = Set.of(StandardOpenOption.WRITE);
 
-    private RangedCopy() {
+    private final CopyRun run;
+    private final FileChannel in;
+    private final FileChannel out;
+    private final long size;
+    private final CopyRequest.Holes holes;
+    private final CopyProgress progress;
+    /** The first failure of any range; the other ranges stop at their next progress report. */
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+
+    private RangedCopy(CopyRun run, FileChannel in, FileChannel out, long size, CopyRequest.Holes holes,
+            CopyProgress progress) {
+        this.run = run;
+        this.in = in;
+        this.out = out;
+        this.size = size;
+        this.holes = holes;
+        this.progress = progress;
     }
 
     /** Whether a file of {@code size} bytes is worth splitting in this run, with these holes. */
@@ -55,20 +72,22 @@ final class RangedCopy {
      */
     static long copy(CopyRun run, FileChannel in, FileChannel out, long size, CopyRequest.Holes holes,
             CopyProgress progress) throws IOException {
+        return new RangedCopy(run, in, out, size, holes, progress).copy();
+    }
+
+    private long copy() throws IOException {
         long rangeSize = run.options.rangeSize();
         long count = (size + rangeSize - 1) / rangeSize;
         int wave = (int) (WINDOW / rangeSize);
-        Failure failure = new Failure();
         long copied = 0;
         for (long first = 0; first < count; first += wave) {
             List<Range> ranges = new ArrayList<>(wave);
             for (long i = first; i < Math.min(count, first + wave); i++) {
                 long position = i * rangeSize;
-                ranges.add(new Range(run, i == 0, in, out, position, Math.min(rangeSize, size - position), size, holes,
-                        progress, failure));
+                ranges.add(new Range(position, Math.min(rangeSize, size - position)));
             }
             ForkJoinTask.invokeAll(ranges);
-            failure.rethrow();
+            rethrowFailure();
             for (Range r : ranges) {
                 copied += r.copied;
                 if (r.copied < r.length) {
@@ -81,29 +100,15 @@ final class RangedCopy {
                 progress, holes));
     }
 
-    /** The first failure of any range; the other ranges stop at their next progress report. */
-    private static final class Failure {
-        private Throwable first;
-
-        synchronized void set(Throwable e) {
-            if (first == null) {
-                first = e;
-            }
-        }
-
-        synchronized boolean happened() {
-            return first != null;
-        }
-
-        /** Throws the failure as it was thrown in its range (an engine's bug stays a bug). */
-        synchronized void rethrow() throws IOException {
-            if (first instanceof IOException e) {
-                throw e;
-            } else if (first instanceof RuntimeException e) {
-                throw e;
-            } else if (first instanceof Error e) {
-                throw e;
-            }
+    /** Throws the first range's failure as it was thrown there (an engine's bug stays a bug). */
+    private void rethrowFailure() throws IOException {
+        Throwable first = failure.get();
+        if (first instanceof IOException e) {
+            throw e;
+        } else if (first instanceof RuntimeException e) {
+            throw e;
+        } else if (first instanceof Error e) {
+            throw e;
         }
     }
 
@@ -114,56 +119,41 @@ final class RangedCopy {
         }
     }
 
-    private static final class Range extends RecursiveAction {
-        private final CopyRun run;
-        private final boolean first;
-        private final FileChannel in;
-        private final FileChannel out;
+    /** One range, copied with channels of its own (the file's own for the first range). */
+    private final class Range extends RecursiveAction {
         private final long position;
         private final long length;
-        private final long size;
-        private final CopyRequest.Holes holes;
-        private final CopyProgress progress;
-        private final Failure failure;
         private long copied;
 
-        Range(CopyRun run, boolean first, FileChannel in, FileChannel out, long position, long length, long size,
-                CopyRequest.Holes holes, CopyProgress progress, Failure failure) {
-            this.run = run;
-            this.first = first;
-            this.in = in;
-            this.out = out;
+        Range(long position, long length) {
             this.position = position;
             this.length = length;
-            this.size = size;
-            this.holes = holes;
-            this.progress = progress;
-            this.failure = failure;
         }
 
         @Override
         protected void compute() {
-            if (failure.happened()) {
+            if (failure.get() != null) {
                 return;
             }
             CopyProgress mine = bytes -> {
-                if (failure.happened()) {
+                if (failure.get() != null) {
                     throw new Stopped();
                 }
                 progress.advance(bytes);
             };
+            boolean first = position == 0;
             try (FileChannel source = first ? null : reopen(in, READ); FileChannel target = first ? null : reopen(out, WRITE)) {
                 copied = run.engine.copy(new CopyRequest(first ? in : source, first ? out : target, position, length, size,
                         run.options.sparse(), mine, holes));
             } catch (Stopped e) {
                 // the failure that stopped it is reported
             } catch (IOException | RuntimeException | Error e) {
-                failure.set(e);
+                failure.compareAndSet(null, e);
             }
         }
+    }
 
-        private static FileChannel reopen(FileChannel channel, Set<OpenOption> how) throws IOException {
-            return FileChannel.open(Path.of("/proc/self/fd/" + FileDescriptors.of(channel)), how);
-        }
+    private static FileChannel reopen(FileChannel channel, Set<OpenOption> how) throws IOException {
+        return FileChannel.open(Path.of("/proc/self/fd/" + FileDescriptors.of(channel)), how);
     }
 }
