@@ -39,6 +39,11 @@ class ClassDataSharingIT {
         cache = dir.resolve("cache");
     }
 
+    /** {@code cpx --version} on {@code javaHome} with class data sharing off: what every run must print. */
+    private Dist.Result versionWithoutArchive(Path javaHome) throws Exception {
+        return Dist.run(dir, Map.of("JAVA_HOME", javaHome.toString(), "CPX_CDS", "0"), cpx.toString(), "--version");
+    }
+
     private Map<String, String> env(Path javaHome) {
         Map<String, String> env = new HashMap<>();
         env.put("JAVA_HOME", javaHome.toString());
@@ -50,7 +55,7 @@ class ClassDataSharingIT {
     void anArchiveIsMadeOnTheFirstRunAndNothingOfItIsSeen() throws Exception {
         Path jdk = jdk(19).orElse(null);
         assumeTrue(jdk != null, "no JDK 19 or later on this machine (class data sharing is used from 19 on)");
-        Dist.Result plain = Dist.run(dir, Map.of("JAVA_HOME", jdk.toString(), "CPX_CDS", "0"), cpx.toString(), "--version");
+        Dist.Result plain = versionWithoutArchive(jdk);
         assertEquals(0, plain.exit(), plain::toString);
 
         Dist.Result first = Dist.run(dir, env(jdk), cpx.toString(), "--version");
@@ -70,7 +75,7 @@ class ClassDataSharingIT {
     void aDamagedArchiveIsMadeAgainSilently() throws Exception {
         Path jdk = jdk(19).orElse(null);
         assumeTrue(jdk != null, "no JDK 19 or later on this machine (class data sharing is used from 19 on)");
-        Dist.Result plain = Dist.run(dir, Map.of("JAVA_HOME", jdk.toString(), "CPX_CDS", "0"), cpx.toString(), "--version");
+        Dist.Result plain = versionWithoutArchive(jdk);
         Dist.run(dir, env(jdk), cpx.toString(), "--version");
         Path archive = archive();
 
@@ -101,7 +106,7 @@ class ClassDataSharingIT {
     void onJdk17TheArchiveIsMadeInTheBackgroundAndUsedOnceWhole() throws Exception {
         Path jdk = jdk17or18().orElse(null);
         assumeTrue(jdk != null, "no JDK 17 or 18 on this machine");
-        Dist.Result plain = Dist.run(dir, Map.of("JAVA_HOME", jdk.toString(), "CPX_CDS", "0"), cpx.toString(), "--version");
+        Dist.Result plain = versionWithoutArchive(jdk);
         assertEquals(0, plain.exit(), plain::toString);
 
         Dist.Result first = Dist.run(dir, env(jdk), cpx.toString(), "--version");
@@ -122,7 +127,7 @@ class ClassDataSharingIT {
     void onJdk17AnArchiveCutShortIsNeverUsed() throws Exception {
         Path jdk = jdk17or18().orElse(null);
         assumeTrue(jdk != null, "no JDK 17 or 18 on this machine");
-        Dist.Result plain = Dist.run(dir, Map.of("JAVA_HOME", jdk.toString(), "CPX_CDS", "0"), cpx.toString(), "--version");
+        Dist.Result plain = versionWithoutArchive(jdk);
         Dist.run(dir, env(jdk), cpx.toString(), "--version");
         Path archive = madeInTheBackground();
 
