@@ -1,5 +1,15 @@
 package dev.cpx.api;
 
+import dev.cpx.spi.support.PathBytes;
+import java.io.InterruptedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.FileSystemLoopException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.NotLinkException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Function;
@@ -54,5 +64,43 @@ public record Diagnostic(String template, List<Path> paths, String reason) {
     @Override
     public String toString() {
         return format(ShellQuote::quote);
+    }
+
+    /** The reason of {@code e} in the words of {@code strerror(3)}, e.g. {@code No space left on device}. */
+    public static String reasonOf(Throwable e) {
+        if (e instanceof NoSuchFileException) {
+            return "No such file or directory";
+        }
+        if (e instanceof AccessDeniedException) {
+            return "Permission denied";
+        }
+        if (e instanceof FileAlreadyExistsException) {
+            return "File exists";
+        }
+        if (e instanceof NotDirectoryException) {
+            return "Not a directory";
+        }
+        if (e instanceof DirectoryNotEmptyException) {
+            return "Directory not empty";
+        }
+        if (e instanceof NotLinkException) {
+            return "Invalid argument";
+        }
+        if (e instanceof FileSystemLoopException) {
+            return "Too many levels of symbolic links";
+        }
+        if (e instanceof InterruptedIOException) {
+            return "Interrupted";
+        }
+        String reason = e instanceof FileSystemException fse ? fse.getReason() : e.getMessage();
+        if (reason == null) {
+            return e.getClass().getSimpleName();
+        }
+        // The JDK decorates ELOOP when it follows links for attributes.
+        int decorated = reason.indexOf(" or unable to access attributes of symbolic link");
+        if (decorated > 0) {
+            reason = reason.substring(0, decorated);
+        }
+        return reason;
     }
 }

@@ -1,5 +1,6 @@
 package dev.cpx.api;
 
+import dev.cpx.spi.support.PathBytes;
 import java.nio.file.Path;
 import java.util.Locale;
 

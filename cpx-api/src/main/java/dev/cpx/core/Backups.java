@@ -1,7 +1,7 @@
 package dev.cpx.core;
 
 import dev.cpx.api.BackupMode;
-import dev.cpx.api.PathBytes;
+import dev.cpx.spi.support.PathBytes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;

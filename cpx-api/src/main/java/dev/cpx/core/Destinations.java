@@ -108,7 +108,7 @@ final class Destinations {
                     Files.move(dst, backup, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
                 }
             } catch (IOException e) {
-                run.failed(kind, src, dst, Diagnostic.of("cannot backup {0}", dst, Errors.reason(e)));
+                run.failed(kind, src, dst, Diagnostic.of("cannot backup {0}", dst, Diagnostic.reasonOf(e)));
                 return skip(src);
             }
             if (target != null && st.sameFile(target) && !run.options.dryRun()) {
@@ -173,7 +173,7 @@ final class Destinations {
         } catch (NoSuchFileException e) {
             return true;
         } catch (IOException e) {
-            run.failed(kind, src, dst, Diagnostic.of("cannot remove {0}", dst, Errors.reason(e)));
+            run.failed(kind, src, dst, Diagnostic.of("cannot remove {0}", dst, Diagnostic.reasonOf(e)));
             return false;
         }
         run.listener.removed(dst);

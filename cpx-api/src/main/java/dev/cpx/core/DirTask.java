@@ -3,7 +3,7 @@ package dev.cpx.core;
 import dev.cpx.api.Dereference;
 import dev.cpx.api.Diagnostic;
 import dev.cpx.api.EntryKind;
-import dev.cpx.api.PathBytes;
+import dev.cpx.spi.support.PathBytes;
 import java.io.IOException;
 import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
@@ -104,14 +104,14 @@ final class DirTask extends Task {
                     }
                     entries.add(new Entry(child, name, cst));
                 } catch (IOException e) {
-                    run.failed(EntryKind.UNKNOWN, child, dst, Diagnostic.of("cannot stat {0}", child, Errors.reason(e)));
+                    run.failed(EntryKind.UNKNOWN, child, dst, Diagnostic.of("cannot stat {0}", child, Diagnostic.reasonOf(e)));
                 }
             }
         } catch (IOException e) {
-            run.failed(EntryKind.DIRECTORY, src, dst, Diagnostic.of("cannot access {0}", src, Errors.reason(e)));
+            run.failed(EntryKind.DIRECTORY, src, dst, Diagnostic.of("cannot access {0}", src, Diagnostic.reasonOf(e)));
             return null;
         } catch (DirectoryIteratorException e) {
-            run.failed(EntryKind.DIRECTORY, src, dst, Diagnostic.of("cannot read directory {0}", src, Errors.reason(e.getCause())));
+            run.failed(EntryKind.DIRECTORY, src, dst, Diagnostic.of("cannot read directory {0}", src, Diagnostic.reasonOf(e.getCause())));
             return null;
         }
         return entries;

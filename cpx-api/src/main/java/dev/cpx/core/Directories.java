@@ -3,7 +3,7 @@ package dev.cpx.core;
 import dev.cpx.api.Attribute;
 import dev.cpx.api.Diagnostic;
 import dev.cpx.api.EntryKind;
-import dev.cpx.api.PathBytes;
+import dev.cpx.spi.support.PathBytes;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -67,7 +67,7 @@ final class Directories {
                     Diagnostic.of("cannot overwrite non-directory {0} with directory {1}", dst, src));
             return State.FAILED;
         } catch (IOException e) {
-            run.failed(EntryKind.DIRECTORY, src, dst, Diagnostic.of("cannot create directory {0}", dst, Errors.reason(e)));
+            run.failed(EntryKind.DIRECTORY, src, dst, Diagnostic.of("cannot create directory {0}", dst, Diagnostic.reasonOf(e)));
             return State.FAILED;
         }
     }
@@ -138,7 +138,7 @@ final class Directories {
         try (java.nio.channels.FileChannel dir = java.nio.channels.FileChannel.open(dst, java.nio.file.StandardOpenOption.READ)) {
             dir.force(true);
         } catch (IOException e) {
-            run.failed(EntryKind.DIRECTORY, src, dst, Diagnostic.of("cannot sync {0}", dst, Errors.reason(e)));
+            run.failed(EntryKind.DIRECTORY, src, dst, Diagnostic.of("cannot sync {0}", dst, Diagnostic.reasonOf(e)));
         }
     }
 }

@@ -1,6 +1,6 @@
 package dev.cpx.core;
 
-import dev.cpx.api.PathBytes;
+import dev.cpx.spi.support.PathBytes;
 import java.nio.file.FileSystems;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;

@@ -126,7 +126,7 @@ final class FileCopier {
                         bytes = -1;
                     }
                 } catch (IOException e) {
-                    run.failed(EntryKind.FILE, src, dst, Diagnostic.of("cannot create regular file {0}", dst, Errors.reason(e)));
+                    run.failed(EntryKind.FILE, src, dst, Diagnostic.of("cannot create regular file {0}", dst, Diagnostic.reasonOf(e)));
                     bytes = -1;
                 } catch (RuntimeException | Error e) {
                     // A bug (in an engine, say): give the file up cleanly, then let the task report it.
@@ -154,7 +154,7 @@ final class FileCopier {
         } catch (IOException e) {
             file.abandon(false);
             order.skip(index);
-            run.failed(EntryKind.FILE, src, dst, Diagnostic.of("error writing {0}", dst, Errors.reason(e)));
+            run.failed(EntryKind.FILE, src, dst, Diagnostic.of("error writing {0}", dst, Diagnostic.reasonOf(e)));
             return;
         }
         NewFile complete = file;
@@ -164,7 +164,7 @@ final class FileCopier {
                 complete.publish(dst);
             } catch (IOException e) {
                 complete.abandon(false);
-                run.failed(EntryKind.FILE, src, dst, Diagnostic.of("cannot create regular file {0}", dst, Errors.reason(e)));
+                run.failed(EntryKind.FILE, src, dst, Diagnostic.of("cannot create regular file {0}", dst, Diagnostic.reasonOf(e)));
                 return;
             }
             onPublished.accept(dst);
@@ -187,7 +187,7 @@ final class FileCopier {
             }
             return true;
         } catch (IOException e) {
-            run.failed(EntryKind.FILE, src, dst, Diagnostic.of("error reading {0}", dst, Errors.reason(e)));
+            run.failed(EntryKind.FILE, src, dst, Diagnostic.of("error reading {0}", dst, Diagnostic.reasonOf(e)));
             return false;
         }
     }
@@ -205,7 +205,7 @@ final class FileCopier {
                 out = FileChannel.open(dst, attributesOnly ? ATTRIBUTES_ONLY : OVERWRITE);
             } catch (IOException e) {
                 if (!run.options.force()) {
-                    run.failed(EntryKind.FILE, src, dst, Diagnostic.of("cannot create regular file {0}", dst, Errors.reason(e)));
+                    run.failed(EntryKind.FILE, src, dst, Diagnostic.of("cannot create regular file {0}", dst, Diagnostic.reasonOf(e)));
                     return false;
                 }
                 // -f: remove what cannot be opened and make a new file in its place.
@@ -224,7 +224,7 @@ final class FileCopier {
                 }
             }
         } catch (IOException e) {
-            run.failed(EntryKind.FILE, src, dst, Diagnostic.of("error writing {0}", dst, Errors.reason(e)));
+            run.failed(EntryKind.FILE, src, dst, Diagnostic.of("error writing {0}", dst, Diagnostic.reasonOf(e)));
             return false;
         }
         if (bytes < 0) {
@@ -258,7 +258,7 @@ final class FileCopier {
         try {
             return FileChannel.open(src, READ);
         } catch (IOException e) {
-            run.failed(EntryKind.FILE, src, dst, Diagnostic.of("cannot open {0} for reading", src, Errors.reason(e)));
+            run.failed(EntryKind.FILE, src, dst, Diagnostic.of("cannot open {0} for reading", src, Diagnostic.reasonOf(e)));
             return null;
         }
     }
@@ -314,8 +314,8 @@ final class FileCopier {
             return -1;
         } catch (IOException e) {
             Diagnostic why = Errors.isWriteSide(e)
-                    ? Diagnostic.of("error writing {0}", dst, Errors.reason(e))
-                    : Diagnostic.of("error reading {0}", src, Errors.reason(e));
+                    ? Diagnostic.of("error writing {0}", dst, Diagnostic.reasonOf(e))
+                    : Diagnostic.of("error reading {0}", src, Diagnostic.reasonOf(e));
             run.failed(EntryKind.FILE, src, dst, why);
             return -1;
         }

@@ -106,7 +106,7 @@ final class Metadata {
     }
 
     private boolean fail(Path src, Path dst, String template, IOException e) {
-        run.failed(EntryKind.UNKNOWN, src, dst, Diagnostic.of(template, dst, Errors.reason(e)));
+        run.failed(EntryKind.UNKNOWN, src, dst, Diagnostic.of(template, dst, Diagnostic.reasonOf(e)));
         return false;
     }
 }

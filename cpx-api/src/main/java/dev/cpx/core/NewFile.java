@@ -1,7 +1,7 @@
 package dev.cpx.core;
 
-import dev.cpx.spi.FileDescriptors;
 import dev.cpx.spi.PosixExtras;
+import dev.cpx.spi.support.FileDescriptors;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package dev.cpx.core;
 import dev.cpx.api.Dereference;
 import dev.cpx.api.Diagnostic;
 import dev.cpx.api.EntryKind;
-import dev.cpx.api.PathBytes;
+import dev.cpx.spi.support.PathBytes;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,7 +47,7 @@ final class NonFiles {
         try {
             target = Files.readSymbolicLink(src);
         } catch (IOException e) {
-            run.failed(EntryKind.SYMLINK, src, dst, Diagnostic.of("cannot read symbolic link {0}", src, Errors.reason(e)));
+            run.failed(EntryKind.SYMLINK, src, dst, Diagnostic.of("cannot read symbolic link {0}", src, Diagnostic.reasonOf(e)));
             return false;
         }
         return make(EntryKind.SYMLINK, src, dst, st, dstAbsent, false, Attributes.OF_LINK,
@@ -114,7 +114,7 @@ final class NonFiles {
             try {
                 maker.make();
             } catch (IOException e) {
-                run.failed(kind, src, dst, cannot.withReason(Errors.reason(e)));
+                run.failed(kind, src, dst, cannot.withReason(Diagnostic.reasonOf(e)));
                 return false;
             }
             if (attributes == Attributes.ALL) {

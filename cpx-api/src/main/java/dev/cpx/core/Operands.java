@@ -3,8 +3,8 @@ package dev.cpx.core;
 import dev.cpx.api.Dereference;
 import dev.cpx.api.Diagnostic;
 import dev.cpx.api.EntryKind;
-import dev.cpx.api.PathBytes;
 import dev.cpx.api.TargetMode;
+import dev.cpx.spi.support.PathBytes;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -106,7 +106,7 @@ final class Operands {
                     parentsMade.add(new Parent(srcDir, dstDir, srcStat));
                 }
             } catch (IOException e) {
-                run.failed(EntryKind.DIRECTORY, srcDir, dstDir, Diagnostic.of("cannot make directory {0}", dstDir, Errors.reason(e)));
+                run.failed(EntryKind.DIRECTORY, srcDir, dstDir, Diagnostic.of("cannot make directory {0}", dstDir, Diagnostic.reasonOf(e)));
                 return false;
             }
         }
@@ -185,7 +185,7 @@ final class Operands {
             dest = null;
             if (mode == TargetMode.DIRECTORY || sources.size() > 1) {
                 String template = mode == TargetMode.DIRECTORY ? "target directory {0}" : "target {0}";
-                run.failed(EntryKind.DIRECTORY, null, destination, Diagnostic.of(template, destination, Errors.reason(e)));
+                run.failed(EntryKind.DIRECTORY, null, destination, Diagnostic.of(template, destination, Diagnostic.reasonOf(e)));
                 return null;
             }
         }
@@ -228,7 +228,7 @@ final class Operands {
         try {
             st = Stat.of(src, follow);
         } catch (IOException e) {
-            run.failed(EntryKind.UNKNOWN, src, target, Diagnostic.of("cannot stat {0}", src, Errors.reason(e)));
+            run.failed(EntryKind.UNKNOWN, src, target, Diagnostic.of("cannot stat {0}", src, Diagnostic.reasonOf(e)));
             return;
         }
         if (st.isDirectory()) {

@@ -2,8 +2,8 @@ package dev.cpx.core;
 
 import dev.cpx.spi.CopyProgress;
 import dev.cpx.spi.CopyRequest;
-import dev.cpx.spi.FileDescriptors;
 import dev.cpx.spi.SparseMode;
+import dev.cpx.spi.support.FileDescriptors;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.channels.FileChannel;

@@ -1,8 +1,8 @@
 package dev.cpx.core;
 
-import dev.cpx.spi.BufferedCopy;
-import dev.cpx.spi.CopyBuffers;
 import dev.cpx.spi.CopyProgress;
+import dev.cpx.spi.support.BufferedCopy;
+import dev.cpx.spi.support.CopyBuffers;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

@@ -1,6 +1,6 @@
 package dev.cpx.core;
 
-import dev.cpx.spi.CopyBuffers;
+import dev.cpx.spi.support.CopyBuffers;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

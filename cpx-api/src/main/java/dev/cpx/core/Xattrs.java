@@ -44,7 +44,7 @@ final class Xattrs {
             names = run.extras.listXattrs(src, true);
         } catch (IOException e) {
             if (!ignorable(e)) {
-                run.failed(EntryKind.UNKNOWN, src, reportAs, Diagnostic.of("listing attributes of {0}", src, Errors.reason(e)));
+                run.failed(EntryKind.UNKNOWN, src, reportAs, Diagnostic.of("listing attributes of {0}", src, Diagnostic.reasonOf(e)));
             }
             return;
         }
@@ -58,14 +58,14 @@ final class Xattrs {
             } catch (IOException e) {
                 if (!ignorable(e)) {
                     run.failed(EntryKind.UNKNOWN, src, reportAs, Diagnostic.of("setting attributes for {0}",
-                            reportAs, Errors.reason(e)));
+                            reportAs, Diagnostic.reasonOf(e)));
                 }
             }
         }
     }
 
     private static boolean ignorable(IOException e) {
-        String r = Errors.reason(e);
+        String r = Diagnostic.reasonOf(e);
         return r.equals("Operation not supported") || r.equals("Operation not permitted") || r.equals("No data available");
     }
 }

@@ -2,7 +2,7 @@ package dev.cpx.testing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.cpx.api.PathBytes;
+import dev.cpx.spi.support.PathBytes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -18,9 +18,9 @@ import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Set;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 

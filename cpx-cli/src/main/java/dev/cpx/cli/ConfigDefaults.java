@@ -1,9 +1,9 @@
 package dev.cpx.cli;
 
 import dev.cpx.api.CopyOptions;
-import dev.cpx.api.PathBytes;
+import dev.cpx.api.Diagnostic;
 import dev.cpx.api.ShellQuote;
-import dev.cpx.core.Errors;
+import dev.cpx.spi.support.PathBytes;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -135,9 +135,9 @@ final class ConfigDefaults implements IDefaultValueProvider {
                 entries = Map.of();
                 return entries;
             }
-            throw new ConfigException(cmd, "cannot read defaults file " + ShellQuote.quote(file) + ": " + Errors.reason(e));
+            throw new ConfigException(cmd, "cannot read defaults file " + ShellQuote.quote(file) + ": " + Diagnostic.reasonOf(e));
         } catch (IOException e) {
-            throw new ConfigException(cmd, "cannot read defaults file " + ShellQuote.quote(file) + ": " + Errors.reason(e));
+            throw new ConfigException(cmd, "cannot read defaults file " + ShellQuote.quote(file) + ": " + Diagnostic.reasonOf(e));
         }
         Map<String, Entry> map = new LinkedHashMap<>();
         for (int i = 0; i < lines.size(); i++) {

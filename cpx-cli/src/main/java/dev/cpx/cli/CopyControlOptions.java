@@ -1,7 +1,7 @@
 package dev.cpx.cli;
 
 import dev.cpx.api.CopyOptions;
-import dev.cpx.api.PathBytes;
+import dev.cpx.spi.support.PathBytes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -35,7 +35,7 @@ public final class CopyControlOptions {
             lines = Files.readAllLines(PathBytes.path(file), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new ParameterException(spec.commandLine(), "cannot read exclude file " + dev.cpx.api.ShellQuote.quote(file)
-                    + ": " + dev.cpx.core.Errors.reason(e));
+                    + ": " + dev.cpx.api.Diagnostic.reasonOf(e));
         }
         for (String line : lines) {
             String pattern = line.strip();

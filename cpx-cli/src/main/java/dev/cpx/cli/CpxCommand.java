@@ -3,9 +3,9 @@ package dev.cpx.cli;
 import dev.cpx.api.CopyOptions;
 import dev.cpx.api.Cpx;
 import dev.cpx.api.EngineRegistry;
-import dev.cpx.api.PathBytes;
 import dev.cpx.api.ShellQuote;
 import dev.cpx.spi.CopyEngine;
+import dev.cpx.spi.support.PathBytes;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
@@ -18,8 +18,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code cpx [OPTION]... SOURCE... DEST}: copy like GNU cp, in parallel, with a chosen engine. */

@@ -2,7 +2,7 @@ package dev.cpx.cli;
 
 import dev.cpx.api.CopyOptions;
 import dev.cpx.api.EngineRegistry;
-import dev.cpx.api.PathBytes;
+import dev.cpx.spi.support.PathBytes;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;

@@ -2,7 +2,7 @@ package dev.cpx.cli;
 
 import dev.cpx.api.CopySummary;
 import dev.cpx.api.FileOutcome;
-import dev.cpx.api.PathBytes;
+import dev.cpx.spi.support.PathBytes;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.Locale;

@@ -78,8 +78,8 @@ class CliTest {
     void namesThatAreNotUtf8CopyFromTheCommandLine(String engine) throws Exception {
         byte[] name = {'x', (byte) 0xff, 'y'};
         Files.write(Trees.child(dir, name), "bytes".getBytes(StandardCharsets.US_ASCII));
-        String arg = dev.cpx.api.PathBytes.decode(name);
-        String target = dev.cpx.api.PathBytes.decode(new byte[] {'t', (byte) 0xfe});
+        String arg = dev.cpx.spi.support.PathBytes.decode(name);
+        String target = dev.cpx.spi.support.PathBytes.decode(new byte[] {'t', (byte) 0xfe});
         Cli.Result r = Cli.cpx(dir, "--engine=" + engine, "-v", arg, target);
         assertEquals(0, r.exit(), r::toString);
         assertEquals("'x'$'\\377''y' -> 't'$'\\376'\n", r.out());

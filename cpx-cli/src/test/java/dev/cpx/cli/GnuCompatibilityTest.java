@@ -445,7 +445,7 @@ class GnuCompatibilityTest {
     private static java.util.Set<String> entries(Path scene) throws java.io.IOException {
         try (Stream<Path> walk = Files.walk(scene)) {
             return walk.map(p -> {
-                String key = dev.cpx.api.PathBytes.decode(dev.cpx.api.PathBytes.of(scene.relativize(p)));
+                String key = dev.cpx.spi.support.PathBytes.decode(dev.cpx.spi.support.PathBytes.of(scene.relativize(p)));
                 return key.isEmpty() ? "." : key;
             }).collect(Collectors.toSet());
         }

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cpx.api.PathBytes;
+import dev.cpx.spi.support.PathBytes;
 import dev.cpx.testing.Trees;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

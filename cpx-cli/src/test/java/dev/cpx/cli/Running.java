@@ -1,6 +1,6 @@
 package dev.cpx.cli;
 
-import dev.cpx.api.PathBytes;
+import dev.cpx.spi.support.PathBytes;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package dev.cpx.jmh;
 
-import dev.cpx.spi.BufferedCopy;
-import dev.cpx.spi.CopyBuffers;
+import dev.cpx.spi.support.BufferedCopy;
+import dev.cpx.spi.support.CopyBuffers;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

@@ -1,7 +1,7 @@
 package dev.cpx.engine.natives;
 
-import dev.cpx.spi.BufferedCopy;
 import dev.cpx.spi.CopyRequest;
+import dev.cpx.spi.support.BufferedCopy;
 import java.io.IOException;
 
 /**

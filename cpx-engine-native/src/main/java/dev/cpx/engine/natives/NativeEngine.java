@@ -1,12 +1,12 @@
 package dev.cpx.engine.natives;
 
 import dev.cpx.spi.Availability;
-import dev.cpx.spi.BufferedCopy;
 import dev.cpx.spi.CloneResult;
 import dev.cpx.spi.CopyEngine;
 import dev.cpx.spi.CopyRequest;
-import dev.cpx.spi.FileDescriptors;
 import dev.cpx.spi.SparseMode;
+import dev.cpx.spi.support.BufferedCopy;
+import dev.cpx.spi.support.FileDescriptors;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 

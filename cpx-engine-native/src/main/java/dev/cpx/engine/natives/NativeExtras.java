@@ -1,9 +1,9 @@
 package dev.cpx.engine.natives;
 
-import dev.cpx.api.PathBytes;
 import dev.cpx.spi.Availability;
-import dev.cpx.spi.FileDescriptors;
 import dev.cpx.spi.PosixExtras;
+import dev.cpx.spi.support.FileDescriptors;
+import dev.cpx.spi.support.PathBytes;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;

@@ -1,8 +1,8 @@
 package dev.cpx.engine.natives;
 
-import dev.cpx.spi.BufferedCopy;
 import dev.cpx.spi.CopyRequest;
 import dev.cpx.spi.SparseMode;
+import dev.cpx.spi.support.BufferedCopy;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 

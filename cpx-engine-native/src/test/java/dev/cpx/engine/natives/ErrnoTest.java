@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cpx.core.Errors;
+import dev.cpx.api.Diagnostic;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.file.AccessDeniedException;
@@ -71,9 +71,9 @@ class ErrnoTest {
         assertInstanceOf(NotDirectoryException.class, Errno.forPath(Errno.ENOTDIR, p));
         for (int e : new int[] {Errno.ENOENT, Errno.EACCES, Errno.EEXIST, Errno.ENOTDIR, Errno.EPERM, Errno.ENODATA,
                 Errno.ENOSPC, Errno.ELOOP, Errno.ENAMETOOLONG, Errno.EROFS}) {
-            assertEquals(Errno.message(e), Errors.reason(Errno.forPath(e, p)), "reason of errno " + e);
+            assertEquals(Errno.message(e), Diagnostic.reasonOf(Errno.forPath(e, p)), "reason of errno " + e);
             assertEquals("some/file", Errno.forPath(e, p).getFile());
         }
-        assertEquals("Input/output error", Errors.reason(Errno.copyFailure(Errno.EIO)));
+        assertEquals("Input/output error", Diagnostic.reasonOf(Errno.copyFailure(Errno.EIO)));
     }
 }

@@ -7,12 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cpx.core.Errors;
+import dev.cpx.api.Diagnostic;
 import dev.cpx.spi.CloneResult;
 import dev.cpx.spi.CopyProgress;
 import dev.cpx.spi.CopyRequest;
-import dev.cpx.spi.FileDescriptors;
 import dev.cpx.spi.SparseMode;
+import dev.cpx.spi.support.FileDescriptors;
 import dev.cpx.testing.Trees;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -124,8 +124,7 @@ class KernelCopyTest {
             IOException e = assertThrows(IOException.class,
                     () -> engine.copy(CopyRequest.wholeFile(in, out, Files.size(src), SparseMode.NEVER, CopyProgress.NONE)));
             assertEquals("No space left on device", e.getMessage());
-            assertEquals("No space left on device", Errors.reason(e));
-            assertTrue(Errors.isWriteSide(e));
+            assertEquals("No space left on device", Diagnostic.reasonOf(e));
         }
     }
 

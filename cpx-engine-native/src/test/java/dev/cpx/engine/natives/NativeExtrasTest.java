@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cpx.api.PathBytes;
-import dev.cpx.core.Errors;
+import dev.cpx.api.Diagnostic;
 import dev.cpx.core.Umask;
+import dev.cpx.spi.support.PathBytes;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -70,7 +70,7 @@ class NativeExtrasTest {
         try {
             extras.makeNode(nul, S_IFCHR | 0666, rdev);
         } catch (FileSystemException e) {
-            Assumptions.assumeFalse("Operation not permitted".equals(Errors.reason(e)), "not allowed to make devices here");
+            Assumptions.assumeFalse("Operation not permitted".equals(Diagnostic.reasonOf(e)), "not allowed to make devices here");
             throw e;
         }
         assertEquals(S_IFCHR, mode(nul) & S_IFMT);
@@ -84,9 +84,9 @@ class NativeExtrasTest {
         assertThrows(FileAlreadyExistsException.class, () -> extras.makeNode(fifo, S_IFIFO | 0600, 0));
         NoSuchFileException e = assertThrows(NoSuchFileException.class,
                 () -> extras.makeNode(dir.resolve("missing/fifo"), S_IFIFO | 0600, 0));
-        assertEquals("No such file or directory", Errors.reason(e));
+        assertEquals("No such file or directory", Diagnostic.reasonOf(e));
         Path file = Files.createFile(dir.resolve("file"));
-        assertEquals("Not a directory", Errors.reason(
+        assertEquals("Not a directory", Diagnostic.reasonOf(
                 assertThrows(FileSystemException.class, () -> extras.makeNode(file.resolve("x"), S_IFIFO | 0600, 0))));
     }
 
@@ -132,7 +132,7 @@ class NativeExtrasTest {
         try {
             extras.setXattr(file, name, value, true);
         } catch (FileSystemException e) {
-            Assumptions.assumeFalse("Operation not supported".equals(Errors.reason(e)), "no user xattrs here");
+            Assumptions.assumeFalse("Operation not supported".equals(Diagnostic.reasonOf(e)), "no user xattrs here");
             throw e;
         }
         extras.setXattr(file, "user.empty", new byte[0], false);
@@ -155,19 +155,19 @@ class NativeExtrasTest {
         assertArrayEquals(new byte[] {7}, extras.getXattr(file, "user.through", false));
         assertFalse(extras.listXattrs(link, false).contains("user.through"));
         FileSystemException e = assertThrows(FileSystemException.class, () -> extras.setXattr(link, "user.x", new byte[] {1}, false));
-        assertEquals("Operation not permitted", Errors.reason(e), "the kernel keeps user.* off symbolic links");
+        assertEquals("Operation not permitted", Diagnostic.reasonOf(e), "the kernel keeps user.* off symbolic links");
     }
 
     @Test
     void missingAttributesAndFilesSaySo() throws IOException {
         Path file = Files.createFile(dir.resolve("file"));
         FileSystemException e = assertThrows(FileSystemException.class, () -> extras.getXattr(file, "user.missing", true));
-        assertEquals("No data available", Errors.reason(e));
+        assertEquals("No data available", Diagnostic.reasonOf(e));
         assertEquals(file.toString(), e.getFile());
         assertThrows(NoSuchFileException.class, () -> extras.listXattrs(dir.resolve("missing"), true));
         assertThrows(NoSuchFileException.class, () -> extras.getXattr(dir.resolve("missing"), "user.a", false));
         assertThrows(NoSuchFileException.class, () -> extras.setXattr(dir.resolve("missing"), "user.a", new byte[1], false));
-        assertEquals("Invalid argument", Errors.reason(
+        assertEquals("Invalid argument", Diagnostic.reasonOf(
                 assertThrows(FileSystemException.class, () -> extras.getXattr(file, "user.\u20ac", true))));
     }
 
@@ -185,7 +185,7 @@ class NativeExtrasTest {
         try {
             extras.setXattr(original, "system.posix_acl_access", acl, true);
         } catch (FileSystemException e) {
-            Assumptions.assumeFalse("Operation not supported".equals(Errors.reason(e)), "no POSIX ACLs on this file system");
+            Assumptions.assumeFalse("Operation not supported".equals(Diagnostic.reasonOf(e)), "no POSIX ACLs on this file system");
             throw e;
         }
         assertTrue(extras.listXattrs(original, true).contains("system.posix_acl_access"));

@@ -1,10 +1,10 @@
 package dev.cpx.engine.nio;
 
 import dev.cpx.spi.Availability;
-import dev.cpx.spi.BufferedCopy;
 import dev.cpx.spi.CopyEngine;
 import dev.cpx.spi.CopyRequest;
 import dev.cpx.spi.SparseMode;
+import dev.cpx.spi.support.BufferedCopy;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 

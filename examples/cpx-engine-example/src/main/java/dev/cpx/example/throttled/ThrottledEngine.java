@@ -1,9 +1,9 @@
 package dev.cpx.example.throttled;
 
 import dev.cpx.spi.Availability;
-import dev.cpx.spi.BufferedCopy;
 import dev.cpx.spi.CopyEngine;
 import dev.cpx.spi.CopyRequest;
+import dev.cpx.spi.support.BufferedCopy;
 import java.io.IOException;
 
 /**

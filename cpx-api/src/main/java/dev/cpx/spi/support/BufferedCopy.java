@@ -1,5 +1,7 @@
-package dev.cpx.spi;
+package dev.cpx.spi.support;
 
+import dev.cpx.spi.CopyRequest;
+import dev.cpx.spi.SparseMode;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

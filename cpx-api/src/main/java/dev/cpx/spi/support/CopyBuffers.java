@@ -1,4 +1,4 @@
-package dev.cpx.spi;
+package dev.cpx.spi.support;
 
 import java.nio.ByteBuffer;
 

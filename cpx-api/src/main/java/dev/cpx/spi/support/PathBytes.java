@@ -1,4 +1,4 @@
-package dev.cpx.api;
+package dev.cpx.spi.support;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;

@@ -1,5 +1,6 @@
-package dev.cpx.spi;
+package dev.cpx.spi.support;
 
+import dev.cpx.spi.Availability;
 import java.io.FileDescriptor;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
