@@ -42,6 +42,25 @@ final class Backups {
         };
     }
 
+    /**
+     * Whether {@code src} (stat {@code st}) is the simple backup {@code dst} has now ({@code NAME} plus the
+     * suffix, the same file): backing {@code dst} up would then destroy the source (GNU's
+     * {@code source_is_dst_backup}).
+     */
+    boolean isSimpleBackupOf(Path src, Stat st, Path dst) {
+        Path srcName = PathBytes.withoutTrailingSlashes(src).getFileName();
+        Path dstName = dst.getFileName();
+        if (srcName == null || dstName == null
+                || !Arrays.equals(PathBytes.of(srcName), concat(PathBytes.of(dstName), suffix))) {
+            return false;
+        }
+        try {
+            return Stat.stat(dst.resolveSibling(PathBytes.path(concat(PathBytes.of(dstName), suffix)))).sameFile(st);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     /** The highest N of the existing {@code NAME.~N~} next to {@code target}, 0 if none. */
     private static int highestNumber(Path target, byte[] name) throws IOException {
         Path dir = target.toAbsolutePath().getParent();

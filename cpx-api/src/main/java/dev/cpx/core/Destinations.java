@@ -1,8 +1,9 @@
 package dev.cpx.core;
 
+import dev.cpx.api.CopyOptions;
 import dev.cpx.api.Diagnostic;
 import dev.cpx.api.EntryKind;
-import dev.cpx.api.OverwritePolicy;
+import dev.cpx.core.decide.DestinationCheck;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -10,117 +11,214 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
 /**
- * What to do about an entry that may exist at the destination already, in GNU cp's order of
- * checks: directories and the source itself are refused, a dangling symlink is not written
- * through, then {@code -n}, {@code -u} and {@code -i} may keep it, then it is backed up
- * ({@code --backup}) or removed ({@code --remove-destination}, and always for what cannot be
- * overwritten in place: links and special files).
+ * Prepares the destination of each entry before it is copied: asks {@link DestinationCheck} (GNU's
+ * order of checks) with the facts read from the file system, reports refusals and skips, and makes
+ * the backup or removal the decision asks for.
  */
 final class Destinations {
 
     enum Action {
         /** Nothing is there (any more): create a new entry. */
         CREATE,
-        /** A regular file is there: write into it, in place. */
-        OVERWRITE,
+        /**
+         * Something is there and stays until the copy is made: a regular file (or FIFO, device) is
+         * written into in place; a link or special file being made must replace it or fail.
+         */
+        EXISTING,
         /** Keep what is there; already reported where that is a failure. */
         SKIP,
-        /** {@code --resume}: what is there is already the complete copy. */
+        /** What is there counts as the copy ({@code --resume}: complete; {@code -u}: up to date). */
         DONE
     }
 
     /**
      * @param action what to do
-     * @param source where to copy from (the backup, in GNU's force-and-backup-onto-itself case)
      * @param backup the backup made of the old destination, or null
      * @param replaced whether something was at the destination (overwritten, backed up or removed)
+     * @param existing the destination's stat when the action is {@link Action#EXISTING} (null when it could
+     *     not be looked at: a looping symlink with {@code -f}, removed when opening it fails)
      */
-    record Decision(Action action, Path source, Path backup, boolean replaced) {
+    record Decision(Action action, Path backup, boolean replaced, Stat existing) {
     }
 
     private final CopyRun run;
     private final Backups backups;
+    /** The options the checks read: the run's, without backups after {@link #withoutBackups}. */
+    private volatile CopyOptions options;
+    /** What earlier operands made, for GNU's "just-created" checks. */
+    private final JustCreated justCreated = new JustCreated();
 
     Destinations(CopyRun run) {
         this.run = run;
         this.backups = new Backups(run.options.backup(), run.options.backupSuffix());
+        this.options = run.options;
+    }
+
+    /** The backup name {@code dst} would get now ({@link ForcedBackup}), or null when it cannot be told. */
+    Path backupName(Path dst) {
+        try {
+            return backups.nameFor(dst);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** From now on no backups are made ({@link ForcedBackup}: the copy is the backup). */
+    void withoutBackups() {
+        options = options.toBuilder().backup(dev.cpx.api.BackupMode.NONE).build();
+    }
+
+    /** The operands' record of what they made; see {@link JustCreated}. */
+    JustCreated justCreated() {
+        return justCreated;
+    }
+
+    /** {@code dst} was made (or written) for an entry placed as {@code placement}: an operand's is recorded. */
+    void made(Path dst, Placement placement) {
+        if (placement == Placement.OPERAND) {
+            justCreated.recordMade(dst);
+        }
     }
 
     /**
-     * Prepares {@code dst} for a copy of {@code src}.
-     *
-     * @param replaceable whether an existing non-directory is removed rather than written into
-     *     (links, special files, {@code -l}/{@code -s}); {@code linkMode} entries are removed only with {@code -f}
+     * Prepares {@code dst} for a copy of {@code src} (whose stat as copied is {@code st}): GNU's checks
+     * ({@link DestinationCheck}), then the backup or removal they ask for. Failures and skips are
+     * reported here.
      */
-    Decision prepare(EntryKind kind, Path src, Path dst, Stat st, boolean dstAbsent, boolean replaceable, boolean linkMode) {
-        if (dstAbsent) {
-            return new Decision(Action.CREATE, src, null, false);
+    Decision prepare(EntryKind kind, Path src, Path dst, Stat st, Placement placement) {
+        boolean operand = placement == Placement.OPERAND;
+        CopyOptions options = this.options;
+        boolean follows = DestinationCheck.followsLinks(options, operand);
+        PathProbe probe = new PathProbe(src, dst, st, operand);
+        DestinationCheck.Decision d = DestinationCheck.decide(
+                new DestinationCheck.Entry(st, src, dst, operand, placement.absent()), options, !follows, probe);
+        if (d instanceof DestinationCheck.Fail f) {
+            run.failed(kind, src, dst, f.why());
+            return SKIP;
         }
-        Stat existing = lstatOrNull(dst);
-        if (existing == null) {
-            return new Decision(Action.CREATE, src, null, false);
+        if (d instanceof DestinationCheck.Keep k) {
+            switch (k.reason()) {
+                case COMPLETE -> {
+                    run.skipped(kind, src, dst, Diagnostic.of("{0} is already complete", dst));
+                    return new Decision(Action.DONE, null, false, k.destination());
+                }
+                case UP_TO_DATE -> {
+                    run.skipped(kind, src, dst, Diagnostic.of("not replacing {0}: not older than the source", dst));
+                    return new Decision(Action.DONE, null, false, k.destination());
+                }
+                case NOTHING_TO_DO -> run.skipped(kind, src, dst, Diagnostic.of("{0} and {1} are already one", src, dst));
+                default -> run.skipped(kind, src, dst, Diagnostic.of("not overwriting {0}", dst));
+            }
+            return SKIP;
         }
-        if (existing.isDirectory()) {
-            run.failed(kind, src, dst, Diagnostic.of("cannot overwrite directory {0} with non-directory", dst));
-            return skip(src);
-        }
-        Stat target = existing.isSymlink() && !replaceable ? statOrNull(dst) : existing;
-        if (target == null && !run.options.removeDestination()) {
-            run.failed(kind, src, dst, Diagnostic.of("not writing through dangling symlink {0}", dst));
-            return skip(src);
-        }
-        Path source = src;
-        if (target != null && st.sameFile(target)) {
-            boolean backupOntoItself = run.options.force() && backups.enabled() && st.isRegular()
-                    && src.toAbsolutePath().normalize().equals(dst.toAbsolutePath().normalize());
-            if (!backupOntoItself) {
-                run.failed(kind, src, dst, Diagnostic.of("{0} and {1} are the same file", src, dst));
-                return skip(src);
+        DestinationCheck.Go go = (DestinationCheck.Go) d;
+        switch (go.prepare()) {
+            case BACKUP -> {
+                Path backup;
+                try {
+                    backup = backups.nameFor(dst);
+                    if (!run.options.dryRun()) {
+                        Files.move(dst, backup, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                    }
+                } catch (NoSuchFileException e) {
+                    return new Decision(Action.CREATE, null, false, null);
+                } catch (IOException e) {
+                    run.failed(kind, src, dst, Diagnostic.of("cannot backup {0}", dst, Diagnostic.reasonOf(e)));
+                    return SKIP;
+                }
+                return new Decision(Action.CREATE, backup, true, null);
+            }
+            case UNLINK -> {
+                return remove(kind, src, dst) ? new Decision(Action.CREATE, null, true, null) : SKIP;
+            }
+            default -> {
+                if (go.newDestination()) {
+                    return new Decision(Action.CREATE, null, false, null);
+                }
+                return new Decision(Action.EXISTING, null, true, go.destination());
             }
         }
-        if (run.options.resume() && isComplete(src, dst, st, existing)) {
-            run.skipped(kind, src, dst, Diagnostic.of("{0} is already complete", dst));
-            return new Decision(Action.DONE, src, null, false);
+    }
+
+    private static final Decision SKIP = new Decision(Action.SKIP, null, false, null);
+
+    /** {@link DestinationCheck}'s questions, answered from the file system, the operands' records and the user. */
+    private final class PathProbe implements DestinationCheck.Probe {
+        private final Path src;
+        private final Path dst;
+        private final Stat st;
+        private final boolean operand;
+
+        PathProbe(Path src, Path dst, Stat st, boolean operand) {
+            this.src = src;
+            this.dst = dst;
+            this.st = st;
+            this.operand = operand;
         }
-        OverwritePolicy policy = run.options.overwrite();
-        if (policy == OverwritePolicy.NO_CLOBBER) {
-            run.skipped(kind, src, dst, Diagnostic.of("not overwriting {0}", dst));
-            return skip(src);
-        }
-        if (run.options.update() && target != null && target.mtime().compareTo(st.mtime()) >= 0) {
-            run.skipped(kind, src, dst, Diagnostic.of("not replacing {0}: not older than the source", dst));
-            return skip(src);
-        }
-        if (policy == OverwritePolicy.ASK && !run.confirm(Diagnostic.of("overwrite {0}?", dst))) {
-            run.skipped(kind, src, dst, Diagnostic.of("not overwriting {0}", dst));
-            return skip(src);
-        }
-        if (backups.enabled()) {
-            Path backup;
+
+        @Override
+        public DestinationCheck.Looked destination(boolean followLinks) {
             try {
-                backup = backups.nameFor(dst);
-                Stat backupStat = lstatOrNull(backup);
-                if (backupStat != null && backupStat.sameFile(st) && !(target != null && st.sameFile(target))) {
-                    run.failed(kind, src, dst, Diagnostic.of("backing up {0} might destroy source;  {1} not copied", dst, src));
-                    return skip(src);
-                }
-                if (!run.options.dryRun()) {
-                    Files.move(dst, backup, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-                }
+                return DestinationCheck.Looked.of(Stat.of(dst, followLinks));
             } catch (IOException e) {
-                run.failed(kind, src, dst, Diagnostic.of("cannot backup {0}", dst, Diagnostic.reasonOf(e)));
-                return skip(src);
+                String reason = Diagnostic.reasonOf(e);
+                DestinationCheck.Errno errno = e instanceof NoSuchFileException || reason.equals("No such file or directory")
+                        ? DestinationCheck.Errno.ENOENT
+                        : reason.equals("Too many levels of symbolic links") ? DestinationCheck.Errno.ELOOP
+                        : DestinationCheck.Errno.OTHER;
+                return DestinationCheck.Looked.failed(errno, reason);
             }
-            if (target != null && st.sameFile(target) && !run.options.dryRun()) {
-                source = backup;
-            }
-            return new Decision(Action.CREATE, source, backup, true);
         }
-        boolean remove = run.options.removeDestination() || (replaceable && (!linkMode || run.options.force()));
-        if (remove) {
-            return remove(kind, src, dst) ? new Decision(Action.CREATE, source, null, true) : skip(src);
+
+        @Override
+        public boolean justCreated(Stat destination) {
+            return operand && justCreated.made(dst, destination);
         }
-        return new Decision(replaceable ? Action.CREATE : Action.OVERWRITE, source, null, true);
+
+        @Override
+        public boolean sourceIsDestinationBackup() {
+            return backups.isSimpleBackupOf(src, st, dst);
+        }
+
+        @Override
+        public boolean writable() {
+            return Files.isWritable(dst);
+        }
+
+        @Override
+        public boolean confirm(Diagnostic question) {
+            return run.confirm(question);
+        }
+
+        @Override
+        public boolean complete(Stat destination) {
+            return isComplete(src, dst, st, destination);
+        }
+
+        @Override
+        public Stat sourceLstat() {
+            return lstatOrNull(src);
+        }
+
+        @Override
+        public Stat destinationLstat() {
+            return lstatOrNull(dst);
+        }
+
+        @Override
+        public Stat sourceFollowed() {
+            return statOrNull(src);
+        }
+
+        @Override
+        public Stat destinationFollowed() {
+            return statOrNull(dst);
+        }
+
+        @Override
+        public boolean sameName() {
+            return JustCreated.sameName(src, dst);
+        }
     }
 
     /**
@@ -178,10 +276,6 @@ final class Destinations {
         }
         run.listener.removed(dst);
         return true;
-    }
-
-    private static Decision skip(Path src) {
-        return new Decision(Action.SKIP, src, null, false);
     }
 
     static Stat lstatOrNull(Path p) {

@@ -53,7 +53,7 @@ final class DirTask extends Task {
         InsertionOrder order = new SequencedInsertions(entries.size(), run.waitingDescriptors);
         // An operand given as "dir/" is listed as such; its entries are named "dir/name", as GNU cp names them.
         Path into = PathBytes.withoutTrailingSlashes(dst);
-        boolean fresh = state == Directories.State.CREATED;
+        Placement placement = state == Directories.State.CREATED ? Placement.NEW_PARENT : Placement.EXISTING_PARENT;
         boolean towardsCopy = operand.leadsToCopy(st);
         boolean stop = false;
         for (int i = 0; i < entries.size(); i++) {
@@ -73,7 +73,7 @@ final class DirTask extends Task {
                 }
                 stop = operand.leadsToCopy(e.stat());
             }
-            run.entries.dispatch(this, order, i, e.path(), into.resolve(e.name()), e.stat(), fresh, operand);
+            run.entries.dispatch(this, order, i, e.path(), into.resolve(e.name()), e.stat(), placement, operand);
         }
     }
 

@@ -30,8 +30,8 @@ final class Directories {
         this.run = run;
     }
 
-    State create(Path src, Path dst, Stat st, boolean dstAbsent) {
-        return create(src, dst, st, dstAbsent, false);
+    State create(Path src, Path dst, Stat st, Placement placement) {
+        return create(src, dst, st, placement, false);
     }
 
     /**
@@ -39,9 +39,26 @@ final class Directories {
      * operand for {@code --resume} (see {@link ResumeMarker}): it is then made under its temporary
      * name, marked, and renamed, so it never exists under its name without the mark.
      */
-    State create(Path src, Path dst, Stat st, boolean dstAbsent, boolean markAsCopy) {
+    State create(Path src, Path dst, Stat st, Placement placement, boolean markAsCopy) {
+        if (!placement.absent()) {
+            // GNU's checks first: the same directory, a non-directory in the way.
+            Destinations.Decision d = run.destinations.prepare(EntryKind.DIRECTORY, src, dst, st, placement);
+            switch (d.action()) {
+                case SKIP -> {
+                    return State.FAILED;
+                }
+                case EXISTING, DONE -> {
+                    run.counters.directories.increment();
+                    return State.EXISTED;
+                }
+                default -> {
+                    // Absent: made below.
+                }
+            }
+        }
         if (run.options.dryRun()) {
-            return wouldCreate(src, dst, dstAbsent);
+            run.copied(EntryKind.DIRECTORY, src, dst, 0);
+            return State.CREATED;
         }
         try {
             // Owner rwx while the contents are copied, whatever the source's mode: a read-only source still copies.
@@ -53,15 +70,14 @@ final class Directories {
             run.copied(EntryKind.DIRECTORY, src, dst, 0);
             return State.CREATED;
         } catch (FileAlreadyExistsException e) {
-            if (!dstAbsent) {
-                try {
-                    if (Stat.stat(dst).isDirectory()) {
-                        run.counters.directories.increment();
-                        return State.EXISTED;
-                    }
-                } catch (IOException statError) {
-                    // fall through to the refusal below
+            // Made by something else since it was looked at.
+            try {
+                if (Stat.stat(dst).isDirectory()) {
+                    run.counters.directories.increment();
+                    return State.EXISTED;
                 }
+            } catch (IOException statError) {
+                // fall through to the refusal below
             }
             run.failed(EntryKind.DIRECTORY, src, dst,
                     Diagnostic.of("cannot overwrite non-directory {0} with directory {1}", dst, src));
@@ -90,29 +106,13 @@ final class Directories {
         }
     }
 
-    /** {@code --dry-run}: what {@link #create} would do, without doing it. */
-    private State wouldCreate(Path src, Path dst, boolean dstAbsent) {
-        Stat existing = dstAbsent ? null : Destinations.statOrNull(dst);
-        if (existing == null) {
-            run.copied(EntryKind.DIRECTORY, src, dst, 0);
-            return State.CREATED;
-        }
-        if (existing.isDirectory()) {
-            run.counters.directories.increment();
-            return State.EXISTED;
-        }
-        run.failed(EntryKind.DIRECTORY, src, dst, Diagnostic.of("cannot overwrite non-directory {0} with directory {1}", dst, src));
-        return State.FAILED;
-    }
-
     /** After everything below {@code dst} is done: mode, ownership and times, as the options ask. */
     void finish(Path src, Path dst, Stat st, State state) {
         if ((state != State.CREATED && state != State.EXISTED) || run.options.dryRun()) {
             return;
         }
         boolean preserveMode = run.options.preserves(Attribute.MODE);
-        run.xattrs.copy(src, dst, dst);
-        run.metadata.apply(src, dst, st, false);
+        run.metadata.apply(src, dst, dst, st, false, true);
         if (!preserveMode && state == State.CREATED) {
             // mkdir keeps the sticky bit (the umask never clears it) but NIO cannot pass it; and the
             // owner bits added while copying come off again.

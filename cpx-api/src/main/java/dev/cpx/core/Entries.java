@@ -35,22 +35,22 @@ final class Entries {
      *
      * @param parent the task the work belongs to
      * @param order the order new names are given in, with this entry's {@code index}
-     * @param dstAbsent true when {@code dst} cannot exist yet (its directory was just created by this run)
+     * @param placement where {@code dst} comes from (absent when its directory was just created by this run)
      * @param operand the command-line operand this entry is under; null for the operand itself
      */
-    void dispatch(Task parent, InsertionOrder order, int index, Path src, Path dst, Stat st, boolean dstAbsent,
+    void dispatch(Task parent, InsertionOrder order, int index, Path src, Path dst, Stat st, Placement placement,
             Operand operand) {
         if (st.isDirectory()) {
-            order.insert(index, () -> directory(parent, src, dst, st, dstAbsent, operand, false), false);
+            order.insert(index, () -> directory(parent, src, dst, st, placement, operand, false), false);
             return;
         }
         CopyMode mode = run.options.mode();
         if (mode == CopyMode.HARD_LINK) {
-            order.insert(index, () -> run.nonFiles.hardLink(src, dst, st, dstAbsent, src, true), false);
+            order.insert(index, () -> run.nonFiles.hardLink(src, dst, st, placement, src, true), false);
             return;
         }
         if (mode == CopyMode.SYMBOLIC_LINK) {
-            order.insert(index, () -> run.nonFiles.symbolicLink(src, dst, st, dstAbsent), false);
+            order.insert(index, () -> run.nonFiles.symbolicLink(src, dst, st, placement), false);
             return;
         }
         if (hardLinks != null && st.nlink() > 1) {
@@ -59,9 +59,9 @@ final class Entries {
             HardLinks.Group first = hardLinks.claim(st, copy -> {
                 try {
                     if (copy != null) {
-                        order.insert(index, () -> run.nonFiles.hardLink(src, dst, st, dstAbsent, copy, false), false);
+                        order.insert(index, () -> run.nonFiles.hardLink(src, dst, st, placement, copy, false), false);
                     } else {
-                        copy(parent, order, index, src, dst, st, dstAbsent, null);
+                        copy(parent, order, index, src, dst, st, placement, null);
                     }
                 } finally {
                     parent.tryComplete();
@@ -73,10 +73,10 @@ final class Entries {
             parent.addToPendingCount(-1);
             // The first copy is named at once, out of turn: names waiting for it then never wait on an order.
             order.skip(index);
-            copy(parent, InsertionOrder.IMMEDIATE, 0, src, dst, st, dstAbsent, first);
+            copy(parent, InsertionOrder.IMMEDIATE, 0, src, dst, st, placement, first);
             return;
         }
-        copy(parent, order, index, src, dst, st, dstAbsent, null);
+        copy(parent, order, index, src, dst, st, placement, null);
     }
 
     /**
@@ -86,19 +86,19 @@ final class Entries {
      */
     void dispatchOperand(Task root, Path src, Path dst, Stat st, boolean asCopy) {
         if (st.isDirectory()) {
-            directory(root, src, dst, st, false, null, asCopy);
+            directory(root, src, dst, st, Placement.OPERAND, null, asCopy);
         } else {
-            dispatch(root, InsertionOrder.IMMEDIATE, 0, src, dst, st, false, null);
+            dispatch(root, InsertionOrder.IMMEDIATE, 0, src, dst, st, Placement.OPERAND, null);
         }
     }
 
-    private void directory(Task parent, Path src, Path dst, Stat st, boolean dstAbsent, Operand operand, boolean mark) {
+    private void directory(Task parent, Path src, Path dst, Stat st, Placement placement, Operand operand, boolean mark) {
         if (parent instanceof DirTask dir && run.options.effectiveDereference() == Dereference.ALWAYS && dir.isWithin(st)) {
             // With -L, a link to a directory being copied would copy forever; GNU cp refuses it before making anything.
             run.failed(EntryKind.DIRECTORY, src, dst, Diagnostic.of("cannot copy cyclic symbolic link {0}", src));
             return;
         }
-        Directories.State state = run.directories.create(src, dst, st, dstAbsent, mark);
+        Directories.State state = run.directories.create(src, dst, st, placement, mark);
         if (state == Directories.State.FAILED) {
             return;
         }
@@ -110,7 +110,7 @@ final class Entries {
         }
     }
 
-    private void copy(Task parent, InsertionOrder order, int index, Path src, Path dst, Stat st, boolean dstAbsent,
+    private void copy(Task parent, InsertionOrder order, int index, Path src, Path dst, Stat st, Placement placement,
             HardLinks.Group links) {
         boolean readAsData = st.isRegular() || (st.isSpecial() && !(run.options.recursive() && !run.options.copyContents()));
         if (readAsData) {
@@ -123,7 +123,7 @@ final class Entries {
                 order = InsertionOrder.IMMEDIATE;
                 index = 0;
             }
-            FileTask task = new FileTask(parent, run, order, index, src, dst, st, dstAbsent, links);
+            FileTask task = new FileTask(parent, run, order, index, src, dst, st, placement, links);
             if (ForkJoinTask.getSurplusQueuedTaskCount() < QUEUE_TARGET) {
                 parent.spawn(task);
             } else {
@@ -131,9 +131,9 @@ final class Entries {
                 parent.runInline(task);
             }
         } else if (st.isSymlink()) {
-            order.insert(index, () -> finish(links, run.nonFiles.copySymlink(src, dst, st, dstAbsent), dst), false);
+            order.insert(index, () -> finish(links, run.nonFiles.copySymlink(src, dst, st, placement), dst), false);
         } else {
-            order.insert(index, () -> finish(links, run.nonFiles.copySpecial(src, dst, st, dstAbsent), dst), false);
+            order.insert(index, () -> finish(links, run.nonFiles.copySpecial(src, dst, st, placement), dst), false);
         }
     }
 

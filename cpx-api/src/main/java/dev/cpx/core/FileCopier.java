@@ -1,5 +1,6 @@
 package dev.cpx.core;
 
+import dev.cpx.api.Attribute;
 import dev.cpx.api.CopyMode;
 import dev.cpx.api.Diagnostic;
 import dev.cpx.api.EntryKind;
@@ -32,8 +33,7 @@ final class FileCopier {
     static final long HOLE_CHECK_SIZE = 32L << 10;
 
     private static final Set<OpenOption> READ = Set.of(StandardOpenOption.READ);
-    private static final Set<OpenOption> OVERWRITE = Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE,
-            StandardOpenOption.TRUNCATE_EXISTING);
+    private static final Set<OpenOption> OVERWRITE = Set.of(StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
     private static final Set<OpenOption> ATTRIBUTES_ONLY = Set.of(StandardOpenOption.WRITE);
 
     private final CopyRun run;
@@ -53,7 +53,7 @@ final class FileCopier {
      * @param links the hard-link group this file is the first copy of, or null; such a file is named
      *     at once ({@code order} is {@link InsertionOrder#IMMEDIATE}), so the group learns its fate here
      */
-    void copyFile(InsertionOrder order, int index, Path src, Path dst, Stat st, boolean dstAbsent, HardLinks.Group links) {
+    void copyFile(InsertionOrder order, int index, Path src, Path dst, Stat st, Placement placement, HardLinks.Group links) {
         Path[] published = {null};
         boolean[] named = {false};
         InsertionOrder once = new InsertionOrder() {
@@ -73,8 +73,9 @@ final class FileCopier {
             if (run.cancelled()) {
                 return;
             }
-            Destinations.Decision d = run.destinations.prepare(EntryKind.FILE, src, dst, st, dstAbsent, false, false);
+            Destinations.Decision d = run.destinations.prepare(EntryKind.FILE, src, dst, st, placement);
             if (d.action() == Destinations.Action.DONE) {
+                // Counts as the copy for later names of the same inode, but was not made now.
                 once.skip(index);
                 published[0] = dst;
                 return;
@@ -88,13 +89,17 @@ final class FileCopier {
             }
             switch (d.action()) {
                 case SKIP -> once.skip(index);
-                case OVERWRITE -> {
+                case EXISTING -> {
                     once.skip(index);
-                    if (overwrite(d.source(), dst, st)) {
+                    if (overwrite(src, dst, st, d.existing())) {
                         published[0] = dst;
+                        run.destinations.made(dst, placement);
                     }
                 }
-                case CREATE -> createNew(once, index, d.source(), dst, st, d.backup(), d.replaced(), p -> published[0] = p);
+                case CREATE -> createNew(once, index, src, dst, st, d.backup(), d.replaced(), p -> {
+                    published[0] = p;
+                    run.destinations.made(p, placement);
+                });
                 default -> throw new IllegalStateException(d.action().toString());
             }
         } finally {
@@ -119,10 +124,10 @@ final class FileCopier {
                 try {
                     file = resumable && run.options.resume() ? NewFile.continuing(dst, in) : null;
                     if (file == null) {
-                        file = NewFile.create(run, dst, run.creationMode(st), resumable);
+                        file = NewFile.create(run, dst, run.creationMode(st) | extraPermissions(st), resumable);
                     }
-                    bytes = attributesOnly ? 0 : transfer(in, file.channel(), src, dst, st, file.resumedAt(), run.byteProgress);
-                    if (bytes >= 0 && !finishData(in, file.channel(), src, dst, bytes)) {
+                    bytes = attributesOnly ? 0 : transfer(in, file.channel(), src, dst, st, file.resumedAt(), run.byteProgress, false);
+                    if (bytes >= 0 && !finishData(in, file.channel(), true, src, dst, bytes)) {
                         bytes = -1;
                     }
                 } catch (IOException e) {
@@ -147,8 +152,11 @@ final class FileCopier {
             order.skip(index);
             return;
         }
-        run.xattrs.copy(src, file.attributesPath(), dst);
-        run.metadata.apply(src, file.attributesPath(), st, false);
+        run.metadata.apply(src, file.attributesPath(), dst, st, false, true);
+        if (extraPermissions(st) != 0 && !run.options.preserves(Attribute.MODE)) {
+            // The owner-write bit added so the xattrs could be set comes off again.
+            run.metadata.chmod(src, file.attributesPath(), run.creationMode(st) & 0777 & ~Umask.get());
+        }
         try {
             file.finishWriting();
         } catch (IOException e) {
@@ -173,14 +181,34 @@ final class FileCopier {
     }
 
     /**
-     * After the data: {@code --verify} reads both back and compares them, {@code --fsync} makes the
-     * data durable. False after reporting a failure.
+     * Permission bits a new file gets while it is written beyond its own: owner-write, where an
+     * unprivileged user sets extended attributes on a read-only copy (the kernel asks for write
+     * permission to set {@code user.*} attributes), as GNU cp does.
      */
-    private boolean finishData(FileChannel in, FileChannel out, Path src, Path dst, long bytes) {
+    private int extraPermissions(Stat st) {
+        return run.xattrs.all() && !Umask.privileged() ? ~run.creationMode(st) & 0200 : 0;
+    }
+
+    /**
+     * After the data: {@code --verify} reads both back and compares them, {@code --fsync} makes the
+     * data durable. {@code out} is the channel the data went through; when it is write-only the copy
+     * is opened again at {@code dst} to be read back. False after reporting a failure.
+     */
+    private boolean finishData(FileChannel in, FileChannel out, boolean outReadable, Path src, Path dst, long bytes) {
         try {
-            if (run.options.verify() && in != null && !Verifier.sameContent(in, out, bytes)) {
-                run.failed(EntryKind.FILE, src, dst, Diagnostic.of("verification failed: {0} differs from {1}", dst, src));
-                return false;
+            if (run.options.verify() && in != null) {
+                boolean same;
+                if (outReadable) {
+                    same = Verifier.sameContent(in, out, bytes);
+                } else {
+                    try (FileChannel back = FileChannel.open(dst, READ)) {
+                        same = Verifier.sameContent(in, back, bytes);
+                    }
+                }
+                if (!same) {
+                    run.failed(EntryKind.FILE, src, dst, Diagnostic.of("verification failed: {0} differs from {1}", dst, src));
+                    return false;
+                }
             }
             if (run.options.fsync()) {
                 out.force(true);
@@ -192,9 +220,15 @@ final class FileCopier {
         }
     }
 
-    /** Writes into the existing regular file {@code dst}; true when done (else reported). */
-    private boolean overwrite(Path src, Path dst, Stat st) {
+    /**
+     * Writes into the existing {@code dst} in place, opened for writing only as GNU cp opens it: a
+     * regular file (same inode, hard links see the new data), or a FIFO, terminal or device, which is
+     * written in sequence. {@code existing} is its stat (null when it could not be looked at: opening
+     * it then fails, and {@code -f} replaces it). True when done (else reported).
+     */
+    private boolean overwrite(Path src, Path dst, Stat st, Stat existing) {
         boolean attributesOnly = run.options.mode() == CopyMode.ATTRIBUTES_ONLY;
+        boolean seekable = existing == null || existing.isRegular();
         long bytes;
         try (FileChannel in = attributesOnly ? null : openSource(src, dst)) {
             if (in == null && !attributesOnly) {
@@ -204,7 +238,7 @@ final class FileCopier {
             try {
                 out = FileChannel.open(dst, attributesOnly ? ATTRIBUTES_ONLY : OVERWRITE);
             } catch (IOException e) {
-                if (!run.options.force()) {
+                if (!run.options.force() || e instanceof java.nio.file.NoSuchFileException) {
                     run.failed(EntryKind.FILE, src, dst, Diagnostic.of("cannot create regular file {0}", dst, Diagnostic.reasonOf(e)));
                     return false;
                 }
@@ -218,9 +252,13 @@ final class FileCopier {
             }
             try (out) {
                 // Truncated already: a cancel would leave it half-written under its name, so it is finished.
-                bytes = attributesOnly ? 0 : transfer(in, out, src, dst, st, 0, finishing);
-                if (bytes >= 0 && !finishData(in, out, src, dst, bytes)) {
-                    bytes = -1;
+                if (attributesOnly) {
+                    bytes = 0;
+                } else {
+                    bytes = transfer(in, out, src, dst, st, 0, finishing, !seekable);
+                    if (bytes >= 0 && seekable && !finishData(in, out, false, src, dst, bytes)) {
+                        bytes = -1;
+                    }
                 }
             }
         } catch (IOException e) {
@@ -230,8 +268,7 @@ final class FileCopier {
         if (bytes < 0) {
             return false;
         }
-        run.xattrs.copy(src, dst, dst);
-        run.metadata.apply(src, dst, st, false);
+        run.metadata.apply(src, dst, dst, st, false, true);
         run.copied(EntryKind.FILE, src, dst, bytes, null, true);
         return true;
     }
@@ -267,12 +304,15 @@ final class FileCopier {
      * Moves the data with the engine (a clone first when {@code --reflink} allows), telling
      * {@code total} every byte: the run's progress stops the copy when the run is cancelled,
      * {@link #finishing} never does. A large file is copied in ranges by several workers (see
-     * {@link RangedCopy}). Returns the bytes copied, or -1 after reporting a failure.
+     * {@link RangedCopy}). {@code sequential}: the destination has no offsets (a pipe, a terminal),
+     * so it is written in sequence, holes as zeros. Returns the bytes copied, or -1 after reporting a failure.
      */
-    private long transfer(FileChannel in, FileChannel out, Path src, Path dst, Stat st, long from, CopyProgress total) {
+    private long transfer(FileChannel in, FileChannel out, Path src, Path dst, Stat st, long from, CopyProgress total,
+            boolean sequential) {
         try (Transfers.Transfer progress = run.transfers.begin(src, dst, st.size(), total)) {
-            if (!st.isRegular()) {
-                // A FIFO or device read as data: no offsets, no size to trust; read it to its end.
+            if (!st.isRegular() || sequential) {
+                // A FIFO or device read as data (no offsets, no size to trust: read to its end), or a
+                // destination without offsets.
                 return StreamCopy.copy(in, out, progress);
             }
             if (from > 0) {
@@ -311,6 +351,9 @@ final class FileCopier {
             return copied;
         } catch (InterruptedIOException e) {
             run.skipped(EntryKind.FILE, src, dst, Diagnostic.of("interrupted while copying {0}", src));
+            return -1;
+        } catch (StreamCopy.WriteFailure e) {
+            run.failed(EntryKind.FILE, src, dst, Diagnostic.of("error writing {0}", dst, Diagnostic.reasonOf(e.getCause())));
             return -1;
         } catch (IOException e) {
             Diagnostic why = Errors.isWriteSide(e)

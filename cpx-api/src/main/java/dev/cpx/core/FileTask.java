@@ -10,10 +10,10 @@ final class FileTask extends Task {
     private final Path src;
     private final Path dst;
     private final Stat st;
-    private final boolean dstAbsent;
+    private final Placement placement;
     private final HardLinks.Group links;
 
-    FileTask(Task parent, CopyRun run, InsertionOrder order, int index, Path src, Path dst, Stat st, boolean dstAbsent,
+    FileTask(Task parent, CopyRun run, InsertionOrder order, int index, Path src, Path dst, Stat st, Placement placement,
             HardLinks.Group links) {
         super(parent, run);
         this.order = order;
@@ -21,13 +21,13 @@ final class FileTask extends Task {
         this.src = src;
         this.dst = dst;
         this.st = st;
-        this.dstAbsent = dstAbsent;
+        this.placement = placement;
         this.links = links;
     }
 
     @Override
     void execute() {
-        run.files.copyFile(order, index, src, dst, st, dstAbsent, links);
+        run.files.copyFile(order, index, src, dst, st, placement, links);
     }
 
     @Override

@@ -41,27 +41,32 @@ final class Metadata {
     /**
      * Applies the preserved attributes of {@code st} to {@code dst} (the link itself when
      * {@code symlink}, else what {@code dst} leads to: a file being created may be reached through
-     * {@code /proc/self/fd}); failures are reported as
-     * failures of {@code src}'s entry and do not stop the others. Returns false if one failed.
+     * {@code /proc/self/fd}), in GNU cp's order: times, ownership, extended attributes when
+     * {@code xattrs} (after the ownership, whose change clears {@code security.capability}), mode.
+     * Where the ownership cannot be kept, set-uid, set-gid and sticky bits are not given either (a
+     * set-uid file must not become set-uid for the copying user). Failures are reported as failures of
+     * {@code src}'s entry (named {@code reportAs}) and do not stop the others. Returns false if one failed.
      */
-    boolean apply(Path src, Path dst, Stat st, boolean symlink) {
+    boolean apply(Path src, Path dst, Path reportAs, Stat st, boolean symlink, boolean xattrs) {
         boolean ok = true;
         LinkOption[] links = symlink ? NOFOLLOW : FOLLOW;
         if (times) {
             try {
                 setTimes(dst, st, symlink);
             } catch (IOException e) {
-                ok = fail(src, dst, "preserving times for {0}", e);
+                ok = fail(src, reportAs, "preserving times for {0}", e);
             }
         }
+        int permissions = st.permissions();
         if (owner) {
             try {
                 Files.setAttribute(dst, "unix:uid", st.uid(), links);
                 Files.setAttribute(dst, "unix:gid", st.gid(), links);
             } catch (IOException e) {
+                permissions &= ~07000;
                 // As GNU cp does for an unprivileged user: keep the group if possible, say nothing.
                 if (!isPermissionError(e)) {
-                    ok = fail(src, dst, "failed to preserve ownership for {0}", e);
+                    ok = fail(src, reportAs, "failed to preserve ownership for {0}", e);
                 } else {
                     try {
                         Files.setAttribute(dst, "unix:gid", st.gid(), links);
@@ -71,8 +76,11 @@ final class Metadata {
                 }
             }
         }
+        if (xattrs && !symlink) {
+            run.xattrs.copy(src, dst, reportAs);
+        }
         if (mode && !symlink) {
-            ok &= chmod(src, dst, st.permissions());
+            ok &= chmod(src, dst, permissions);
         }
         return ok;
     }

@@ -3,10 +3,13 @@ package dev.cpx.core;
 import dev.cpx.api.Dereference;
 import dev.cpx.api.Diagnostic;
 import dev.cpx.api.EntryKind;
+import dev.cpx.core.decide.DestinationCheck;
 import dev.cpx.spi.support.PathBytes;
 import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 
 /**
  * Entries that are made rather than written: symbolic links (copied as links with the same target
@@ -17,10 +20,10 @@ import java.nio.file.Path;
  */
 final class NonFiles {
 
-    /** The one system call that makes the entry. */
+    /** The one system call that makes the entry, at {@code at}. */
     @FunctionalInterface
     private interface Maker {
-        void make() throws IOException;
+        void make(Path at) throws IOException;
     }
 
     /** What is set on the new entry after it is made. */
@@ -39,7 +42,7 @@ final class NonFiles {
         this.run = run;
     }
 
-    boolean copySymlink(Path src, Path dst, Stat st, boolean dstAbsent) {
+    boolean copySymlink(Path src, Path dst, Stat st, Placement placement) {
         if (run.cancelled()) {
             return false;
         }
@@ -50,12 +53,12 @@ final class NonFiles {
             run.failed(EntryKind.SYMLINK, src, dst, Diagnostic.of("cannot read symbolic link {0}", src, Diagnostic.reasonOf(e)));
             return false;
         }
-        return make(EntryKind.SYMLINK, src, dst, st, dstAbsent, false, Attributes.OF_LINK,
-                Diagnostic.of("cannot create symbolic link {0}", dst), () -> Files.createSymbolicLink(dst, target));
+        return make(EntryKind.SYMLINK, src, dst, st, placement, run.options.force(), Attributes.OF_LINK,
+                Diagnostic.of("cannot create symbolic link {0}", dst), at -> Files.createSymbolicLink(at, target));
     }
 
     /** Recreates a FIFO, socket or device node; never opens it. */
-    boolean copySpecial(Path src, Path dst, Stat st, boolean dstAbsent) {
+    boolean copySpecial(Path src, Path dst, Stat st, Placement placement) {
         if (run.cancelled()) {
             return false;
         }
@@ -64,27 +67,30 @@ final class NonFiles {
             run.failed(EntryKind.SPECIAL, src, dst, cannot.withReason("Operation not supported (no native support loaded)"));
             return false;
         }
-        return make(EntryKind.SPECIAL, src, dst, st, dstAbsent, false, Attributes.ALL, cannot,
-                () -> run.extras.makeNode(dst, st.type() | run.creationMode(st), st.rdev()));
+        return make(EntryKind.SPECIAL, src, dst, st, placement, false, Attributes.ALL, cannot,
+                at -> run.extras.makeNode(at, st.type() | run.creationMode(st), st.rdev()));
     }
 
     /**
      * Makes {@code dst} a hard link to {@code existing}: the source itself for {@code -l}, or the
      * first copy of the same inode with {@code --preserve=links}.
      */
-    boolean hardLink(Path src, Path dst, Stat st, boolean dstAbsent, Path existing, boolean linkMode) {
+    boolean hardLink(Path src, Path dst, Stat st, Placement placement, Path existing, boolean linkMode) {
         if (run.cancelled()) {
             return false;
         }
-        // -l follows links where GNU cp does (-L, and by default): the link is made to what they point to.
-        boolean follow = linkMode && run.options.effectiveDereference() == Dereference.ALWAYS;
-        return make(kindOf(st), src, dst, st, dstAbsent, linkMode, Attributes.NONE,
+        // -l follows links where GNU cp does (-L and by default, -H on the command line): the link is made
+        // to what they point to.
+        boolean follow = linkMode && DestinationCheck.followsLinks(run.options, placement == Placement.OPERAND);
+        // GNU replaces an existing destination with -f or -i for -l, and always for a kept hard link.
+        boolean replace = !linkMode || run.options.force() || run.options.overwrite() == dev.cpx.api.OverwritePolicy.ASK;
+        return make(kindOf(st), src, dst, st, placement, replace, Attributes.NONE,
                 Diagnostic.of("cannot create hard link {0} to {1}", dst, existing),
-                () -> Files.createLink(dst, follow ? existing.toRealPath() : existing));
+                at -> Files.createLink(at, follow ? existing.toRealPath() : existing));
     }
 
     /** {@code -s}: makes {@code dst} a symbolic link to {@code src} as given. */
-    boolean symbolicLink(Path src, Path dst, Stat st, boolean dstAbsent) {
+    boolean symbolicLink(Path src, Path dst, Stat st, Placement placement) {
         if (run.cancelled()) {
             return false;
         }
@@ -93,17 +99,20 @@ final class NonFiles {
             run.failed(kind, src, dst, Diagnostic.of("{r0}: can make relative symbolic links only in current directory", dst));
             return false;
         }
-        return make(kind, src, dst, st, dstAbsent, true, Attributes.NONE,
-                Diagnostic.of("cannot create symbolic link {0} to {1}", dst, src), () -> Files.createSymbolicLink(dst, src));
+        return make(kind, src, dst, st, placement, run.options.force(), Attributes.NONE,
+                Diagnostic.of("cannot create symbolic link {0} to {1}", dst, src), at -> Files.createSymbolicLink(at, src));
     }
 
     /**
      * The common course: prepare the destination (policies, backups, removal), then, unless that
      * decided otherwise or this is a dry run, make the entry, give it its attributes and report it.
+     *
+     * @param replace whether a destination still there when the entry is made is replaced (made under a
+     *     temporary name, then renamed over it: the old one stays if making the new one fails)
      */
-    private boolean make(EntryKind kind, Path src, Path dst, Stat st, boolean dstAbsent, boolean linkMode,
+    private boolean make(EntryKind kind, Path src, Path dst, Stat st, Placement placement, boolean replace,
             Attributes attributes, Diagnostic cannot, Maker maker) {
-        Destinations.Decision d = run.destinations.prepare(kind, src, dst, st, dstAbsent, true, linkMode);
+        Destinations.Decision d = run.destinations.prepare(kind, src, dst, st, placement);
         if (d.action() == Destinations.Action.SKIP) {
             return false;
         }
@@ -112,20 +121,42 @@ final class NonFiles {
         }
         if (!run.options.dryRun()) {
             try {
-                maker.make();
+                makeOrReplace(maker, dst, replace && d.action() == Destinations.Action.EXISTING);
             } catch (IOException e) {
                 run.failed(kind, src, dst, cannot.withReason(Diagnostic.reasonOf(e)));
                 return false;
             }
-            if (attributes == Attributes.ALL) {
-                run.xattrs.copy(src, dst, dst);
-            }
             if (attributes != Attributes.NONE) {
-                run.metadata.apply(src, dst, st, attributes == Attributes.OF_LINK);
+                run.metadata.apply(src, dst, dst, st, attributes == Attributes.OF_LINK, attributes == Attributes.ALL);
             }
         }
+        run.destinations.made(dst, placement);
         run.copied(kind, src, dst, 0, d.backup(), d.replaced());
         return true;
+    }
+
+    /**
+     * Makes the entry at {@code dst}; where {@code dst} exists and {@code replace}, makes it under a
+     * temporary name and renames that over {@code dst}, as GNU's {@code force_linkat} does.
+     */
+    private static void makeOrReplace(Maker maker, Path dst, boolean replace) throws IOException {
+        try {
+            maker.make(dst);
+            return;
+        } catch (FileAlreadyExistsException e) {
+            if (!replace) {
+                throw e;
+            }
+        }
+        Path temp = TempNames.of(dst);
+        Files.deleteIfExists(temp);
+        maker.make(temp);
+        try {
+            Files.move(temp, dst, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            // A rename onto another name of the same inode does nothing and leaves the temporary name.
+            Files.deleteIfExists(temp);
+        }
     }
 
     private static boolean inWorkingDirectory(Path dst) {

@@ -1,9 +1,11 @@
 package dev.cpx.core;
 
+import dev.cpx.api.BackupMode;
 import dev.cpx.api.Dereference;
 import dev.cpx.api.Diagnostic;
 import dev.cpx.api.EntryKind;
 import dev.cpx.api.TargetMode;
+import dev.cpx.core.decide.ForcedBackup;
 import dev.cpx.spi.support.PathBytes;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -22,15 +24,18 @@ final class Operands {
 
     private final CopyRun run;
     private final Root root;
-    /** Sources started so far (device, inode), to warn about one named twice. */
-    private final Set<List<Long>> sourcesSeen = new HashSet<>();
-    /** Non-directory targets made by earlier operands: a later one must not overwrite them. */
-    private final Set<Path> targetsMade = new HashSet<>();
+    /** The operands started so far, each until it completes. */
+    private final List<OperandTask> started = new ArrayList<>();
     /** Parent directories made for --parents, whose attributes are set at the end. */
     private final List<Parent> parentsMade = new ArrayList<>();
 
     private record Parent(Path source, Path target, Stat stat) {
     }
+
+    /** Directory operands started (device, inode, target), to warn about one named twice. */
+    private final Set<List<Object>> directoriesSeen = new HashSet<>();
+    /** Whether the operands are checked against each other (several copied into a directory). */
+    private boolean tracking;
 
     /** Whether --resume goes on into a destination marked as the unfinished copy of the operand. */
     private boolean resumingCopy;
@@ -44,11 +49,23 @@ final class Operands {
         this.root = root;
     }
 
-    void start(List<Path> sources, Path destination) {
+    void start(List<Path> sources, Path operand) {
+        Path destination = operand;
+        if (ForcedBackup.applies(sources, operand, Destinations.statOrNull(operand), run.options)) {
+            Path backup = run.destinations.backupName(operand);
+            if (backup != null) {
+                destination = backup;
+                run.destinations.withoutBackups();
+            }
+        }
         Boolean into = intoDirectory(sources, destination);
         if (into == null) {
             return;
         }
+        // GNU keeps its "specified more than once" and "just-created" records for several operands
+        // copied into a directory.
+        tracking = into && sources.size() > 1;
+        run.destinations.justCreated().enable(tracking);
         if (run.options.parents() && !into) {
             run.failed(EntryKind.DIRECTORY, null, destination,
                     Diagnostic.of("with --parents, the destination must be a directory", destination));
@@ -69,7 +86,13 @@ final class Operands {
             } else {
                 target = into ? inside(destDir, named) : destination;
             }
-            startOne(source, target, into);
+            Path src = source;
+            Path dst = target;
+            OperandTask[] self = new OperandTask[1];
+            self[0] = new OperandTask(root, run, source, target, () -> startOne(self[0], src, dst, into));
+            // As GNU cp, which copies operands one at a time: this one sees the earlier ones' results.
+            self[0].after(root, started);
+            started.add(self[0]);
         }
     }
 
@@ -124,7 +147,7 @@ final class Operands {
         }
         for (int i = parentsMade.size() - 1; i >= 0; i--) {
             Parent p = parentsMade.get(i);
-            run.metadata.apply(p.source(), p.target(), p.stat(), false);
+            run.metadata.apply(p.source(), p.target(), p.target(), p.stat(), false, false);
         }
         if (run.options.fsync()) {
             parentsMade.forEach(p -> touchedDirectories.add(p.target()));
@@ -221,7 +244,7 @@ final class Operands {
      * @param src the source as given (a trailing slash makes the kernel follow a link, or insist on a directory)
      * @param target the copy, as given when it is the destination operand itself
      */
-    private void startOne(Path src, Path target, boolean into) {
+    private void startOne(Task operand, Path src, Path target, boolean into) {
         Dereference deref = run.options.effectiveDereference();
         boolean follow = deref != Dereference.NEVER || PathBytes.hasTrailingSlash(src);
         Stat st;
@@ -237,25 +260,18 @@ final class Operands {
                 return;
             }
         }
-        if (into && !sourcesSeen.add(List.of(st.dev(), st.ino()))) {
-            run.warning(Diagnostic.of(st.isDirectory() ? "warning: source directory {0} specified more than once"
-                    : "warning: source file {0} specified more than once", src));
+        if (tracking && !st.isDirectory() && run.options.backup() == BackupMode.NONE
+                && !run.destinations.justCreated().recordSource(src, st)) {
+            run.warning(Diagnostic.of("warning: source file {0} specified more than once", src));
             return;
         }
-        if (!st.isDirectory() && targetsMade.contains(target)) {
-            run.failed(EntryKind.FILE, src, target, Diagnostic.of("will not overwrite just-created {0} with {1}", target, src));
-            return;
-        }
-        if (st.isDirectory() && sameFile(st, target) && run.options.target() == TargetMode.NO_DIRECTORY) {
-            run.failed(EntryKind.DIRECTORY, src, target, Diagnostic.of("{0} and {1} are the same file", src, target));
+        if (st.isDirectory() && into && !directoriesSeen.add(List.of(st.dev(), st.ino(), target))) {
+            run.warning(Diagnostic.of("warning: source directory {0} specified more than once", src));
             return;
         }
         if (!st.isDirectory() && PathBytes.hasTrailingSlash(target)) {
             run.failed(EntryKind.FILE, src, target, Diagnostic.of("cannot create regular file {0}", target, "Not a directory"));
             return;
-        }
-        if (!st.isDirectory()) {
-            targetsMade.add(target);
         }
         boolean asCopy = !into && st.isDirectory() && (resumingCopy || Destinations.lstatOrNull(target) == null);
         if (asCopy) {
@@ -265,14 +281,6 @@ final class Operands {
         if (parent != null) {
             touchedDirectories.add(parent);
         }
-        run.entries.dispatchOperand(root, src, target, st, asCopy && !resumingCopy);
-    }
-
-    private static boolean sameFile(Stat src, Path target) {
-        try {
-            return src.sameFile(Stat.stat(target));
-        } catch (IOException e) {
-            return false;
-        }
+        run.entries.dispatchOperand(operand, src, target, st, asCopy && !resumingCopy);
     }
 }

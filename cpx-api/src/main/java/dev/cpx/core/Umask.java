@@ -5,10 +5,33 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** The process umask. Java has no call for it; Linux shows it in {@code /proc/self/status}. */
+/**
+ * What the process is allowed, read once from {@code /proc/self/status} (Java has no call for
+ * either): the umask, and whether the effective user is root.
+ */
 public final class Umask {
 
-    private static final int VALUE = read();
+    private static final int VALUE;
+    private static final boolean ROOT;
+
+    static {
+        int umask = 022;
+        boolean root = false;
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"), StandardCharsets.US_ASCII)) {
+                if (line.startsWith("Umask:")) {
+                    umask = Integer.parseInt(line.substring(6).trim(), 8);
+                } else if (line.startsWith("Uid:")) {
+                    // real, effective, saved, file system
+                    root = "0".equals(line.substring(4).trim().split("\\s+")[1]);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // fall through to the usual defaults
+        }
+        VALUE = umask;
+        ROOT = root;
+    }
 
     private Umask() {
     }
@@ -18,16 +41,8 @@ public final class Umask {
         return VALUE;
     }
 
-    private static int read() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/status"), StandardCharsets.US_ASCII)) {
-                if (line.startsWith("Umask:")) {
-                    return Integer.parseInt(line.substring(6).trim(), 8);
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // fall through to the usual default
-        }
-        return 022;
+    /** Whether the effective user is root (who may change owners and write any file). */
+    static boolean privileged() {
+        return ROOT;
     }
 }

@@ -29,6 +29,11 @@ final class Xattrs {
         this.acls = run.options.preserves(Attribute.MODE);
     }
 
+    /** Whether every extended attribute is copied ({@code --preserve=xattr}). */
+    boolean all() {
+        return all && run.extras != null;
+    }
+
     /** Whether anything is to be copied at all. */
     boolean any() {
         return (all || acls) && run.extras != null;

@@ -118,6 +118,7 @@ class CopyControlTest {
                         package test.corrupt;
 
                         import dev.cpx.spi.*;
+                        import dev.cpx.spi.support.*;
                         import java.io.IOException;
                         import java.nio.ByteBuffer;
 

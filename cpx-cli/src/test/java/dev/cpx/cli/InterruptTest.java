@@ -43,8 +43,9 @@ class InterruptTest {
     static void makeTree() throws IOException {
         src = shared.resolve("src");
         // Followed (-L) and read as data (--copy-contents), zz/zero never ends: the copy is surely still
-        // running when the signal comes, with any number of workers. Made first, so it has the lowest
-        // inode and a single worker, which takes the last entry first, gets to it last.
+        // running when the signal comes, with any number of workers. It is the first operand, so a single
+        // worker, which takes the last task started first, gets to it last (the inode order of the
+        // directories, which decides the order inside one operand, is the file system's choice).
         Files.createSymbolicLink(Files.createDirectories(src.resolve("zz")).resolve("zero"), Path.of("/dev/zero"));
         Path big = Files.createDirectories(src.resolve("big"));
         for (int i = 0; i < 2; i++) {
@@ -65,9 +66,10 @@ class InterruptTest {
     @ParameterizedTest(name = "SIG{0} engine={1} -j {2}")
     @CsvSource({"INT,native,1", "INT,native,4", "INT,nio,1", "INT,nio,4", "TERM,native,4", "TERM,nio,1"})
     void theFirstSignalStopsTheCopyCleanlyAndReports(String signal, String engine, int jobs) throws Exception {
-        Path dst = dir.resolve("dst");
+        Path dst = Files.createDirectory(dir.resolve("dst"));
         try (Running cpx = Running.start(dir, List.of(), Map.of(), false, "--engine=" + engine, "-j", "" + jobs,
-                "--summary", "--json", "-rL", "--copy-contents", src.toString(), "dst")) {
+                "--summary", "--json", "-rL", "--copy-contents", src.resolve("zz").toString(), src.resolve("big").toString(),
+                src.resolve("small").toString(), "dst")) {
             cpx.awaitWhileRunning("ten files to be copied", () -> completeFiles(dst) >= 10);
             cpx.signal(signal);
             Cli.Result r = cpx.result();

@@ -21,6 +21,7 @@ class PluginTest {
             package test.plugin;
 
             import dev.cpx.spi.*;
+            import dev.cpx.spi.support.*;
             import java.io.IOException;
             import java.nio.charset.StandardCharsets;
             import java.nio.file.*;
