@@ -1,6 +1,7 @@
 package dev.cpx.api;
 
-import dev.cpx.core.CopyRun;
+import dev.cpx.core.Scheduler;
+import dev.cpx.spi.PosixExtras;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
@@ -47,7 +48,7 @@ public final class Cpx {
     public CopyJob start(List<Path> sources, Path destination, CopyOptions options, CopyListener listener)
             throws EngineRegistry.UnknownEngineException {
         var engine = registry.select(options.engine());
-        return CopyRun.start(sources, destination, options, engine, registry.extras().orElse(null), listener);
+        return Scheduler.start(sources, destination, options, engine, registry.extras().orElse(PosixExtras.none()), listener);
     }
 
     /** Copies and waits; see {@link #start}. */

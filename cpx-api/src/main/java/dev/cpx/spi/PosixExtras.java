@@ -5,16 +5,27 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Linux file system operations that NIO cannot express: special files, timestamps of symbolic
- * links to the nanosecond, and extended attributes of every namespace (POSIX ACLs live in
- * {@code system.posix_acl_*}). Optional: found with {@link java.util.ServiceLoader}; without one
- * the scheduler reports what it cannot do instead of failing.
+ * links to the nanosecond, extended attributes of every namespace (POSIX ACLs live in
+ * {@code system.posix_acl_*}), unnamed files. Optional: found with {@link java.util.ServiceLoader};
+ * without one the scheduler uses {@link #none()}.
  *
- * <p>Extended attribute names are Latin-1 strings, so every byte of a name survives.
+ * <p>"Unsupported here" is a value, never a surprise: a query that cannot be answered returns an
+ * empty {@link Optional}/{@link OptionalLong}, and an operation that cannot be done fails with an
+ * {@link IOException} whose reason is the kernel's {@code Operation not supported}, as a file system
+ * without the feature answers. Extended attribute names are Latin-1 strings, so every byte of a name
+ * survives. Methods added after 0.1.0 come with a default and say since when.
  */
 public interface PosixExtras {
+
+    /** Support for none of it: what the scheduler uses where no native support loads. */
+    static PosixExtras none() {
+        return NoPosixExtras.INSTANCE;
+    }
 
     /** Whether the operations work here; must not throw. */
     Availability availability();
@@ -36,17 +47,17 @@ public interface PosixExtras {
 
     /** Removes one extended attribute; no error when it is not there. */
     default void removeXattr(Path path, String name, boolean followLinks) throws IOException {
-        throw new UnsupportedOperationException("removeXattr");
+        throw NoPosixExtras.unsupported(path);
     }
 
     /**
      * Opens a new regular file without a name in {@code directory} ({@code O_TMPFILE}), for reading and writing,
      * with permission bits {@code mode} (the umask applies). The file has no name until
-     * {@link #linkUnnamed}; if the process dies first, it vanishes. Returns null where the file
-     * system cannot do this, so the caller falls back to a temporary name.
+     * {@link #linkUnnamed}; if the process dies first, it vanishes. Empty where the file system
+     * cannot do this, so the caller falls back to a temporary name.
      */
-    default FileChannel createUnnamed(Path directory, int mode) throws IOException {
-        return null;
+    default Optional<FileChannel> createUnnamed(Path directory, int mode) throws IOException {
+        return Optional.empty();
     }
 
     /**
@@ -54,14 +65,14 @@ public interface PosixExtras {
      * {@link java.nio.file.FileAlreadyExistsException} when the name exists.
      */
     default void linkUnnamed(FileChannel file, Path target) throws IOException {
-        throw new UnsupportedOperationException("linkUnnamed");
+        throw NoPosixExtras.unsupported(target);
     }
 
     /**
      * Bytes allocated to the open file ({@code st_blocks * 512}), for the cheap test of whether it
-     * has holes; -1 where that cannot be told.
+     * has holes; empty where that cannot be told.
      */
-    default long allocatedBytes(FileChannel file) {
-        return -1;
+    default OptionalLong allocatedBytes(FileChannel file) {
+        return OptionalLong.empty();
     }
 }

@@ -12,7 +12,7 @@ import dev.cpx.api.CopySummary;
 import dev.cpx.api.Cpx;
 import dev.cpx.api.EngineRegistry;
 import dev.cpx.api.FileOutcome;
-import dev.cpx.core.TempNames;
+import dev.cpx.core.fs.TempNames;
 import dev.cpx.spi.Availability;
 import dev.cpx.spi.CloneResult;
 import dev.cpx.spi.CopyEngine;
@@ -113,7 +113,7 @@ public abstract class TreeCopyContract {
         Files.setAttribute(f, "unix:mode", 04777);
         Path dst = dir.resolve("dst");
         copy(List.of(src), dst, options().recursive(true).build(), new Recorder());
-        int umask = dev.cpx.core.Umask.get();
+        int umask = dev.cpx.core.fs.Umask.get();
         assertEquals(0777 & ~umask, (Integer) Files.getAttribute(dst.resolve("f"), "unix:mode") & 07777,
                 "set-uid is dropped and the umask applies, as with GNU cp without -p");
     }
@@ -129,7 +129,7 @@ public abstract class TreeCopyContract {
         copy(List.of(src), dst, options().recursive(true).build(), r);
         assertEquals(List.of(), r.failures());
         assertArrayEquals(new byte[] {5}, Files.readAllBytes(dst.resolve("ro/inside")));
-        assertEquals(0555 & ~dev.cpx.core.Umask.get(), (Integer) Files.getAttribute(dst.resolve("ro"), "unix:mode") & 07777);
+        assertEquals(0555 & ~dev.cpx.core.fs.Umask.get(), (Integer) Files.getAttribute(dst.resolve("ro"), "unix:mode") & 07777);
     }
 
     @Test

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.cpx.core.TempNames;
+import dev.cpx.core.fs.TempNames;
 import dev.cpx.testing.Trees;
 import dev.cpx.testing.Trees.Detail;
 import dev.cpx.testing.Unprivileged;

@@ -3,7 +3,7 @@ package dev.cpx.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cpx.core.TempNames;
+import dev.cpx.core.fs.TempNames;
 import dev.cpx.testing.Trees;
 import dev.cpx.testing.Trees.Detail;
 import java.io.File;

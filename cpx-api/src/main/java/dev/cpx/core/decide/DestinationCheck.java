@@ -6,7 +6,7 @@ import dev.cpx.api.CopyOptions;
 import dev.cpx.api.Dereference;
 import dev.cpx.api.Diagnostic;
 import dev.cpx.api.OverwritePolicy;
-import dev.cpx.core.Stat;
+import dev.cpx.core.fs.Stat;
 import dev.cpx.spi.support.PathBytes;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -85,11 +85,6 @@ public final class DestinationCheck {
         OTHER
     }
 
-    /** The entry being copied. */
-    public record Entry(Stat source, Path sourceName, Path destinationName, boolean commandLine,
-            boolean destinationAbsent) {
-    }
-
     /** What the rules ask of the world; answers are read only when a rule needs them. */
     public interface Probe extends SameFile.Facts {
         /** The destination's {@code lstat} ({@code followLinks} false) or {@code stat}. */
@@ -140,8 +135,8 @@ public final class DestinationCheck {
      * @param noDereference whether the source's links are not followed for this entry (GNU's DEREF_NEVER)
      */
     public static Decision decide(Entry e, CopyOptions o, boolean noDereference, Probe probe) {
-        Stat src = e.source();
-        if (e.destinationAbsent()) {
+        Stat src = e.stat();
+        if (e.placement().absent()) {
             return justCreatedSymlink(e, o, probe, null, false, Prepare.NONE, new Go(true, Prepare.NONE, null));
         }
         boolean lstat = usesLstat(src, o);
@@ -152,14 +147,14 @@ public final class DestinationCheck {
                 return justCreatedSymlink(e, o, probe, null, false, Prepare.NONE, new Go(false, Prepare.NONE, null));
             }
             if (looked.errno() != Errno.ENOENT) {
-                return new Fail(Diagnostic.of("cannot stat {0}", e.destinationName(), looked.reason()));
+                return new Fail(Diagnostic.of("cannot stat {0}", e.target(), looked.reason()));
             }
             Decision d = justCreatedSymlink(e, o, probe, null, false, Prepare.NONE, new Go(true, Prepare.NONE, null));
             if (d instanceof Go && !lstat) {
                 // Followed and not found: a symlink there is dangling, and a new file is not made through it.
                 Stat link = probe.destination(false).stat();
                 if (link != null && link.isSymlink()) {
-                    return new Fail(Diagnostic.of("not writing through dangling symlink {0}", e.destinationName()));
+                    return new Fail(Diagnostic.of("not writing through dangling symlink {0}", e.target()));
                 }
             }
             return d;
@@ -170,7 +165,7 @@ public final class DestinationCheck {
         if (!noClobber) {
             SameFile.Verdict verdict = SameFile.judge(src, dst, sameFileOptions(o, noDereference), probe);
             if (verdict == SameFile.Verdict.SAME_FILE) {
-                return new Fail(Diagnostic.of("{0} and {1} are the same file", e.sourceName(), e.destinationName()));
+                return new Fail(Diagnostic.of("{0} and {1} are the same file", e.source(), e.target()));
             }
             returnNow = verdict == SameFile.Verdict.NOTHING_TO_DO;
         }
@@ -184,7 +179,7 @@ public final class DestinationCheck {
             if (noClobber) {
                 return new Keep(KeepReason.NO_CLOBBER, dst);
             }
-            if (o.overwrite() == OverwritePolicy.ASK && !probe.confirm(question(e.destinationName(), dst, o, probe))) {
+            if (o.overwrite() == OverwritePolicy.ASK && !probe.confirm(question(e.target(), dst, o, probe))) {
                 return new Keep(KeepReason.DECLINED, dst);
             }
         }
@@ -194,21 +189,21 @@ public final class DestinationCheck {
         if (!dst.isDirectory()) {
             if (src.isDirectory()) {
                 return new Fail(Diagnostic.of("cannot overwrite non-directory {0} with directory {1}",
-                        e.destinationName(), e.sourceName()));
+                        e.target(), e.source()));
             }
-            if (e.commandLine() && o.backup() != BackupMode.NUMBERED && probe.justCreated(dst)) {
-                return new Fail(Diagnostic.of("will not overwrite just-created {0} with {1}", e.destinationName(),
-                        e.sourceName()));
+            if (e.operand() && o.backup() != BackupMode.NUMBERED && probe.justCreated(dst)) {
+                return new Fail(Diagnostic.of("will not overwrite just-created {0} with {1}", e.target(),
+                        e.source()));
             }
         }
         if (!src.isDirectory() && dst.isDirectory()) {
-            return new Fail(Diagnostic.of("cannot overwrite directory {0} with non-directory", e.destinationName()));
+            return new Fail(Diagnostic.of("cannot overwrite directory {0} with non-directory", e.target()));
         }
         Prepare prepare = Prepare.NONE;
-        if (o.backup() != BackupMode.NONE && !isDotOrDotDot(e.sourceName()) && !dst.isDirectory()) {
+        if (o.backup() != BackupMode.NONE && !isDotOrDotDot(e.source()) && !dst.isDirectory()) {
             if (o.backup() != BackupMode.NUMBERED && probe.sourceIsDestinationBackup()) {
                 return new Fail(Diagnostic.of("backing up {0} might destroy source;  {1} not copied",
-                        e.destinationName(), e.sourceName()));
+                        e.target(), e.source()));
             }
             prepare = Prepare.BACKUP;
         } else if (!dst.isDirectory() && (o.removeDestination() || (o.mode() != CopyMode.ATTRIBUTES_ONLY
@@ -222,7 +217,7 @@ public final class DestinationCheck {
     /** GNU's last check before making the copy: never copy through a symlink this command line just made. */
     private static Decision justCreatedSymlink(Entry e, CopyOptions o, Probe probe, Stat dst, boolean haveLstat,
             Prepare prepare, Go go) {
-        if (!e.commandLine() || o.backup() != BackupMode.NONE) {
+        if (!e.operand() || o.backup() != BackupMode.NONE) {
             return go;
         }
         Stat link;
@@ -236,8 +231,8 @@ public final class DestinationCheck {
             link = l.stat();
         }
         if (link != null && link.isSymlink() && probe.justCreated(link)) {
-            return new Fail(Diagnostic.of("will not copy {0} through just-created symlink {1}", e.sourceName(),
-                    e.destinationName()));
+            return new Fail(Diagnostic.of("will not copy {0} through just-created symlink {1}", e.source(),
+                    e.target()));
         }
         return go;
     }

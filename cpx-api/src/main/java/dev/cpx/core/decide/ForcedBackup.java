@@ -3,7 +3,7 @@ package dev.cpx.core.decide;
 import dev.cpx.api.BackupMode;
 import dev.cpx.api.CopyOptions;
 import dev.cpx.api.TargetMode;
-import dev.cpx.core.Stat;
+import dev.cpx.core.fs.Stat;
 import dev.cpx.spi.support.PathBytes;
 import java.nio.file.Path;
 import java.util.Arrays;

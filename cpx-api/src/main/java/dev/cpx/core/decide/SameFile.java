@@ -1,6 +1,6 @@
 package dev.cpx.core.decide;
 
-import dev.cpx.core.Stat;
+import dev.cpx.core.fs.Stat;
 
 /**
  * Whether copying onto a destination that is, by some measure, the source itself is safe: GNU cp's

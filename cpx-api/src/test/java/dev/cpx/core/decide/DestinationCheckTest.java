@@ -6,7 +6,7 @@ import dev.cpx.api.BackupMode;
 import dev.cpx.api.CopyOptions;
 import dev.cpx.api.Dereference;
 import dev.cpx.api.OverwritePolicy;
-import dev.cpx.core.Stat;
+import dev.cpx.core.fs.Stat;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.function.UnaryOperator;
@@ -91,8 +91,7 @@ class DestinationCheckTest {
         CopyOptions o = r.options().apply(CopyOptions.builder()).build();
         boolean follow = DestinationCheck.followsLinks(o, true);
         Stat st = follow ? r.scene().stat(r.src()) : r.scene().lstat(r.src());
-        DestinationCheck.Decision d = DestinationCheck.decide(new DestinationCheck.Entry(st, Path.of(r.src()), Path.of(r.dst()),
-                true, false), o, !follow, r.scene().probe(r.src(), r.dst(), r.answer()));
+        DestinationCheck.Decision d = DestinationCheck.decide(new Entry(Path.of(r.src()), Path.of(r.dst()), st, Placement.OPERAND), o, !follow, r.scene().probe(r.src(), r.dst(), r.answer()));
         assertEquals(r.expected(), describe(d));
     }
 

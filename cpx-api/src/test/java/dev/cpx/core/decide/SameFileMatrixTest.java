@@ -7,7 +7,7 @@ import dev.cpx.api.BackupMode;
 import dev.cpx.api.CopyMode;
 import dev.cpx.api.CopyOptions;
 import dev.cpx.api.Dereference;
-import dev.cpx.core.Stat;
+import dev.cpx.core.fs.Stat;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -201,7 +201,7 @@ class SameFileMatrixTest {
         boolean follow = DestinationCheck.followsLinks(o, true);
         Stat st = follow ? scene.stat(src) : scene.lstat(src);
         DestinationCheck.Decision d = DestinationCheck.decide(
-                new DestinationCheck.Entry(st, Path.of(src), Path.of(dst), true, false), o, !follow, scene.probe(src, dst, true));
+                new Entry(Path.of(src), Path.of(dst), st, Placement.OPERAND), o, !follow, scene.probe(src, dst, true));
         if (d instanceof DestinationCheck.Fail f) {
             return f.why().template().contains("same file") ? "same file" : "fail: " + f.why().template();
         }

@@ -1,7 +1,7 @@
 package dev.cpx.core.decide;
 
 import dev.cpx.api.Diagnostic;
-import dev.cpx.core.Stat;
+import dev.cpx.core.fs.Stat;
 import java.nio.file.attribute.FileTime;
 import java.util.HashMap;
 import java.util.Map;

@@ -14,6 +14,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * What NIO cannot do, through the C library: special files ({@code mknod}), times to the
@@ -60,25 +62,25 @@ public final class NativeExtras implements PosixExtras {
     }
 
     /**
-     * {@code open(dir, O_TMPFILE | O_RDWR)}: a file with no name, readable so a copy can be verified. Null where the file system or
+     * {@code open(dir, O_TMPFILE | O_RDWR)}: a file with no name, readable so a copy can be verified. Empty where the file system or
      * kernel has no unnamed files ({@code EOPNOTSUPP}, {@code EISDIR}, {@code EINVAL}), so the
      * scheduler uses a temporary name instead; other errors are the file system's answer.
      */
     @Override
-    public FileChannel createUnnamed(Path directory, int mode) throws IOException {
+    public Optional<FileChannel> createUnnamed(Path directory, int mode) throws IOException {
         int fd = LibC.open(cPath(directory), O_TMPFILE | O_RDWR | O_CLOEXEC, mode & 07777);
         if (fd < 0) {
             int errno = Errno.last();
             if (errno == Errno.EOPNOTSUPP || errno == Errno.EISDIR || errno == Errno.EINVAL) {
-                return null;
+                return Optional.empty();
             }
             throw Errno.forPath(errno, directory);
         }
         try {
-            return FileDescriptors.channel(fd, "unnamed file in directory", true, true);
+            return Optional.of(FileDescriptors.channel(fd, "unnamed file in directory", true, true));
         } catch (IllegalStateException e) {
             LibC.close(fd);
-            return null;
+            return Optional.empty();
         }
     }
 
@@ -104,14 +106,14 @@ public final class NativeExtras implements PosixExtras {
     }
 
     @Override
-    public long allocatedBytes(FileChannel file) {
+    public OptionalLong allocatedBytes(FileChannel file) {
         Allocation allocation;
         try {
             allocation = Allocation.of(FileDescriptors.of(file));
         } catch (IllegalStateException e) {
-            return -1;
+            return OptionalLong.empty();
         }
-        return allocation == null ? -1 : allocation.allocated();
+        return allocation == null ? OptionalLong.empty() : OptionalLong.of(allocation.allocated());
     }
 
     @Override

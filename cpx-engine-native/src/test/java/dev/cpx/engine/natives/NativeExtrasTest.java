@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cpx.api.Diagnostic;
-import dev.cpx.core.Umask;
+import dev.cpx.core.fs.Umask;
 import dev.cpx.spi.support.PathBytes;
 import java.io.IOException;
 import java.nio.ByteBuffer;

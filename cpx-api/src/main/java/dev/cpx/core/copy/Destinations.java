@@ -1,0 +1,239 @@
+package dev.cpx.core.copy;
+
+import dev.cpx.api.BackupMode;
+import dev.cpx.api.CopyOptions;
+import dev.cpx.api.Diagnostic;
+import dev.cpx.api.EntryKind;
+import dev.cpx.core.decide.Backups;
+import dev.cpx.core.decide.DestinationCheck;
+import dev.cpx.core.decide.Entry;
+import dev.cpx.core.decide.JustCreated;
+import dev.cpx.core.decide.Placement;
+import dev.cpx.core.decide.ResumeRule;
+import dev.cpx.core.fs.Stat;
+import dev.cpx.core.run.RunContext;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+/**
+ * Prepares the destination of each entry before it is copied: asks {@link DestinationCheck} (GNU's
+ * order of checks) with the facts read from the file system, reports refusals and skips, and makes
+ * the backup or removal the decision asks for.
+ */
+public final class Destinations {
+
+    /** What the entry's maker does next. */
+    public enum Action {
+        /** Nothing is there (any more): create a new entry. */
+        CREATE,
+        /**
+         * Something is there and stays until the copy is made: a regular file (or FIFO, device) is
+         * written into in place; a link or special file being made must replace it or fail.
+         */
+        EXISTING,
+        /** Keep what is there; already reported where that is a failure. */
+        SKIP,
+        /** What is there counts as the copy ({@code --resume}: complete; {@code -u}: up to date). */
+        DONE
+    }
+
+    /**
+     * @param action what to do
+     * @param backup the backup made of the old destination, or null
+     * @param replaced whether something was at the destination (overwritten, backed up or removed)
+     * @param existing the destination's stat when the action is {@link Action#EXISTING} (null when it could
+     *     not be looked at: a looping symlink with {@code -f}, removed when opening it fails)
+     */
+    public record Decision(Action action, Path backup, boolean replaced, Stat existing) {
+    }
+
+    private static final Decision SKIP = new Decision(Action.SKIP, null, false, null);
+
+    private final RunContext context;
+    private final Backups backups;
+    /** What earlier operands made, for GNU's "just-created" checks. */
+    private final JustCreated justCreated;
+    /** The options the checks read: the run's, without backups after {@link #withoutBackups}. */
+    private volatile CopyOptions options;
+
+    public Destinations(RunContext context, JustCreated justCreated) {
+        this.context = context;
+        this.backups = new Backups(context.options().backup(), context.options().backupSuffix());
+        this.justCreated = justCreated;
+        this.options = context.options();
+    }
+
+    /** The backup name {@code dst} would get now ({@link dev.cpx.core.decide.ForcedBackup}), or null when it cannot be told. */
+    public Path backupName(Path dst) {
+        try {
+            return backups.nameFor(dst);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** From now on no backups are made ({@link dev.cpx.core.decide.ForcedBackup}: the copy is the backup). */
+    public void withoutBackups() {
+        options = options.toBuilder().backup(BackupMode.NONE).build();
+    }
+
+    /** {@code e}'s destination was made (or written): an operand's is recorded. */
+    void made(Entry e) {
+        if (e.operand()) {
+            justCreated.recordMade(e.target());
+        }
+    }
+
+    /**
+     * Prepares {@code e}'s destination: GNU's checks ({@link DestinationCheck}), then the backup or
+     * removal they ask for. Failures and skips are reported here.
+     */
+    public Decision prepare(Entry e) {
+        CopyOptions options = this.options;
+        boolean follows = DestinationCheck.followsLinks(options, e.operand());
+        EntryKind kind = e.kind();
+        DestinationCheck.Decision d = DestinationCheck.decide(e, options, !follows, new PathProbe(e));
+        if (d instanceof DestinationCheck.Fail f) {
+            context.outcomes().failed(kind, e.source(), e.target(), f.why());
+            return SKIP;
+        }
+        if (d instanceof DestinationCheck.Keep k) {
+            Path dst = e.target();
+            switch (k.reason()) {
+                case COMPLETE -> {
+                    context.outcomes().skipped(kind, e.source(), dst, Diagnostic.of("{0} is already complete", dst));
+                    return new Decision(Action.DONE, null, false, k.destination());
+                }
+                case UP_TO_DATE -> {
+                    context.outcomes().skipped(kind, e.source(), dst, Diagnostic.of("not replacing {0}: not older than the source", dst));
+                    return new Decision(Action.DONE, null, false, k.destination());
+                }
+                case NOTHING_TO_DO -> context.outcomes().skipped(kind, e.source(), dst,
+                        Diagnostic.of("{0} and {1} are already one", e.source(), dst));
+                default -> context.outcomes().skipped(kind, e.source(), dst, Diagnostic.of("not overwriting {0}", dst));
+            }
+            return SKIP;
+        }
+        DestinationCheck.Go go = (DestinationCheck.Go) d;
+        switch (go.prepare()) {
+            case BACKUP -> {
+                Path backup;
+                try {
+                    backup = backups.nameFor(e.target());
+                    context.effects().rename(e.target(), backup);
+                } catch (NoSuchFileException x) {
+                    return new Decision(Action.CREATE, null, false, null);
+                } catch (IOException x) {
+                    context.outcomes().failed(kind, e.source(), e.target(),
+                            Diagnostic.of("cannot backup {0}", e.target(), Diagnostic.reasonOf(x)));
+                    return SKIP;
+                }
+                return new Decision(Action.CREATE, backup, true, null);
+            }
+            case UNLINK -> {
+                return remove(kind, e.source(), e.target()) ? new Decision(Action.CREATE, null, true, null) : SKIP;
+            }
+            default -> {
+                if (go.newDestination()) {
+                    return new Decision(Action.CREATE, null, false, null);
+                }
+                return new Decision(Action.EXISTING, null, true, go.destination());
+            }
+        }
+    }
+
+    /** Removes {@code dst} (telling the listener, for {@code -v}); false when that failed (reported). */
+    boolean remove(EntryKind kind, Path src, Path dst) {
+        try {
+            if (!context.effects().remove(dst)) {
+                return true;
+            }
+        } catch (IOException e) {
+            context.outcomes().failed(kind, src, dst, Diagnostic.of("cannot remove {0}", dst, Diagnostic.reasonOf(e)));
+            return false;
+        }
+        context.outcomes().removed(dst);
+        return true;
+    }
+
+    /** {@link DestinationCheck}'s questions, answered from the file system, the operands' records and the user. */
+    private final class PathProbe implements DestinationCheck.Probe {
+        private final Entry e;
+
+        PathProbe(Entry e) {
+            this.e = e;
+        }
+
+        @Override
+        public DestinationCheck.Looked destination(boolean followLinks) {
+            try {
+                return DestinationCheck.Looked.of(Stat.of(e.target(), followLinks));
+            } catch (IOException x) {
+                String reason = Diagnostic.reasonOf(x);
+                DestinationCheck.Errno errno = x instanceof NoSuchFileException || reason.equals("No such file or directory")
+                        ? DestinationCheck.Errno.ENOENT
+                        : reason.equals("Too many levels of symbolic links") ? DestinationCheck.Errno.ELOOP
+                        : DestinationCheck.Errno.OTHER;
+                return DestinationCheck.Looked.failed(errno, reason);
+            }
+        }
+
+        @Override
+        public boolean justCreated(Stat destination) {
+            return e.operand() && justCreated.made(e.target(), destination);
+        }
+
+        @Override
+        public boolean sourceIsDestinationBackup() {
+            return backups.isSimpleBackupOf(e.source(), e.stat(), e.target());
+        }
+
+        @Override
+        public boolean writable() {
+            return Files.isWritable(e.target());
+        }
+
+        @Override
+        public boolean confirm(Diagnostic question) {
+            return context.outcomes().confirm(question);
+        }
+
+        @Override
+        public boolean complete(Stat destination) {
+            return ResumeRule.complete(e.stat(), destination, options, () -> {
+                try {
+                    return Files.readSymbolicLink(e.source()).equals(Files.readSymbolicLink(e.target()));
+                } catch (IOException x) {
+                    return false;
+                }
+            });
+        }
+
+        @Override
+        public Stat sourceLstat() {
+            return Stat.lstatOrNull(e.source());
+        }
+
+        @Override
+        public Stat destinationLstat() {
+            return Stat.lstatOrNull(e.target());
+        }
+
+        @Override
+        public Stat sourceFollowed() {
+            return Stat.statOrNull(e.source());
+        }
+
+        @Override
+        public Stat destinationFollowed() {
+            return Stat.statOrNull(e.target());
+        }
+
+        @Override
+        public boolean sameName() {
+            return JustCreated.sameName(e.source(), e.target());
+        }
+    }
+}

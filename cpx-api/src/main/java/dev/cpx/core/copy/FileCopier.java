@@ -1,0 +1,393 @@
+package dev.cpx.core.copy;
+
+import dev.cpx.api.Attribute;
+import dev.cpx.api.CopyMode;
+import dev.cpx.api.Diagnostic;
+import dev.cpx.api.EntryKind;
+import dev.cpx.api.ReflinkMode;
+import dev.cpx.core.decide.CreationModes;
+import dev.cpx.core.decide.Entry;
+import dev.cpx.core.finish.Metadata;
+import dev.cpx.core.fs.Errors;
+import dev.cpx.core.fs.Stat;
+import dev.cpx.core.fs.Umask;
+import dev.cpx.core.run.RunContext;
+import dev.cpx.spi.CloneResult;
+import dev.cpx.spi.CopyProgress;
+import dev.cpx.spi.CopyRequest;
+import dev.cpx.spi.SparseMode;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+
+/**
+ * Copies the data of one regular file (or, without {@code -r}, of a special file read as data). A
+ * new file is written as a {@link NewFile} (unnamed, or under a temporary name) and given its final
+ * name only when its data and attributes are complete, so no half-written file is ever visible under
+ * its final name. An existing destination is written into in place, as GNU cp does (same inode,
+ * hard links to it see the new data), unless a backup or a removal asks for a new one.
+ */
+public final class FileCopier {
+
+    /** Files at least this large are written under a name (.NAME.cpx-part), so --resume can continue them. */
+    static final long RESUMABLE_SIZE = 64L << 20;
+
+    /** Files smaller than this are not checked for holes. */
+    static final long HOLE_CHECK_SIZE = 32L << 10;
+
+    private static final Set<OpenOption> READ = Set.of(StandardOpenOption.READ);
+    private static final Set<OpenOption> OVERWRITE = Set.of(StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+    private static final Set<OpenOption> ATTRIBUTES_ONLY = Set.of(StandardOpenOption.WRITE);
+
+    private final RunContext context;
+    private final Destinations destinations;
+    private final Metadata metadata;
+    private final Transfers transfers;
+    private final NewFiles newFiles;
+    /** Source devices where cloning failed once (e.g. ext4): not tried again with {@code --reflink=auto}. */
+    private final Set<Long> noClone = ConcurrentHashMap.newKeySet();
+
+    public FileCopier(RunContext context, Destinations destinations, Metadata metadata, Transfers transfers) {
+        this.context = context;
+        this.destinations = destinations;
+        this.metadata = metadata;
+        this.transfers = transfers;
+        this.newFiles = new NewFiles(context.effects());
+    }
+
+    /**
+     * Copies {@code e} and names it in its turn ({@code naming}). {@code named} hears, exactly once,
+     * the path that now holds the copy (also when what was there already counts as the copy: up to
+     * date, complete), or null when there is none; for a file named in its directory's turn, it hears
+     * it when that turn has come.
+     */
+    public void copy(Entry e, Naming naming, Consumer<Path> named) {
+        try {
+            if (context.cancelled()) {
+                naming.skip();
+                named.accept(null);
+                return;
+            }
+            Destinations.Decision d = destinations.prepare(e);
+            switch (d.action()) {
+                case SKIP -> {
+                    naming.skip();
+                    named.accept(null);
+                }
+                case DONE -> {
+                    naming.skip();
+                    named.accept(e.target());
+                }
+                case EXISTING -> {
+                    naming.skip();
+                    named.accept(overwrite(e, d.existing()) ? e.target() : null);
+                }
+                case CREATE -> {
+                    if (context.effects().changes()) {
+                        create(e, naming, d.backup(), d.replaced(), named);
+                    } else {
+                        // --dry-run: say what would be done, read and write nothing.
+                        naming.skip();
+                        context.outcomes().copied(EntryKind.FILE, e.source(), e.target(), e.stat().size(), d.backup(),
+                                d.replaced());
+                        named.accept(e.target());
+                    }
+                }
+                default -> throw new IllegalStateException(d.action().toString());
+            }
+        } finally {
+            context.counters().filesDone.increment();
+        }
+    }
+
+    /** A new file: data, attributes, then its name in its turn. */
+    private void create(Entry e, Naming naming, Path backup, boolean replaced, Consumer<Path> named) {
+        boolean attributesOnly = context.options().mode() == CopyMode.ATTRIBUTES_ONLY;
+        FileChannel in;
+        try {
+            in = attributesOnly ? null : FileChannel.open(e.source(), READ);
+        } catch (IOException x) {
+            context.outcomes().failed(EntryKind.FILE, e.source(), e.target(),
+                    Diagnostic.of("cannot open {0} for reading", e.source(), Diagnostic.reasonOf(x)));
+            naming.skip();
+            named.accept(null);
+            return;
+        }
+        try {
+            create(e, in, naming, backup, replaced, named);
+        } finally {
+            closeQuietly(in);
+        }
+    }
+
+    private void create(Entry e, FileChannel in, Naming naming, Path backup, boolean replaced, Consumer<Path> named) {
+        Stat st = e.stat();
+        int extra = extraPermissions(st);
+        NewFile file = null;
+        DataResult data;
+        try {
+            boolean resumable = st.size() >= RESUMABLE_SIZE && in != null;
+            file = resumable && context.options().resume() ? newFiles.continuing(e.target(), in).orElse(null) : null;
+            if (file == null) {
+                file = newFiles.create(e.target(), CreationModes.of(st, context.options()) | extra, resumable);
+            }
+            data = in == null ? DataResult.copied(0)
+                    : transfer(in, file.channel(), e, file.resumedAt(), context.cancellation().progress(), false);
+            if (data.ok()) {
+                data = finishData(in, file.channel(), true, e, data);
+            }
+        } catch (IOException x) {
+            data = DataResult.failed(Diagnostic.of("cannot create regular file {0}", e.target(), Diagnostic.reasonOf(x)));
+        } catch (RuntimeException | Error x) {
+            // A bug (in an engine, say): give the file up cleanly, then let the task report it.
+            if (file != null) {
+                file.abandon(false);
+            }
+            naming.skip();
+            named.accept(null);
+            throw x;
+        }
+        if (!data.ok()) {
+            if (file != null) {
+                file.abandon(context.cancelled());
+            }
+            report(e, data);
+            naming.skip();
+            named.accept(null);
+            return;
+        }
+        metadata.apply(e.source(), file.attributesPath(), e.target(), st, false, true);
+        if (extra != 0 && !context.options().preserves(Attribute.MODE)) {
+            // The owner-write bit added so the xattrs could be set comes off again.
+            metadata.chmod(e.source(), file.attributesPath(), CreationModes.of(st, context.options()) & 0777 & ~Umask.get());
+        }
+        try {
+            file.finishWriting();
+        } catch (IOException x) {
+            file.abandon(false);
+            report(e, DataResult.failed(Diagnostic.of("error writing {0}", e.target(), Diagnostic.reasonOf(x))));
+            naming.skip();
+            named.accept(null);
+            return;
+        }
+        NewFile complete = file;
+        long bytes = data.bytes();
+        naming.insert(() -> {
+            try {
+                complete.publish(e.target());
+            } catch (IOException x) {
+                complete.abandon(false);
+                context.outcomes().failed(EntryKind.FILE, e.source(), e.target(),
+                        Diagnostic.of("cannot create regular file {0}", e.target(), Diagnostic.reasonOf(x)));
+                named.accept(null);
+                return;
+            }
+            destinations.made(e);
+            context.outcomes().copied(EntryKind.FILE, e.source(), e.target(), bytes, backup, replaced);
+            named.accept(e.target());
+        }, !complete.isNamed());
+    }
+
+    private static void closeQuietly(FileChannel c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (IOException x) {
+                // The source was only read: closing it cannot hurt the copy.
+            }
+        }
+    }
+
+    /**
+     * Permission bits a new file gets while it is written beyond its own: owner-write, where an
+     * unprivileged user sets extended attributes on a read-only copy (the kernel asks for write
+     * permission to set {@code user.*} attributes), as GNU cp does.
+     */
+    private int extraPermissions(Stat st) {
+        return metadata.copiesXattrs() && !Umask.privileged() ? ~CreationModes.of(st, context.options()) & 0200 : 0;
+    }
+
+    /**
+     * Writes into the existing destination in place, opened for writing only as GNU cp opens it: a
+     * regular file (same inode, hard links see the new data), or a FIFO, terminal or device, which is
+     * written in sequence. {@code existing} is its stat (null when it could not be looked at: opening
+     * it then fails, and {@code -f} replaces it). True when done (else reported).
+     */
+    private boolean overwrite(Entry e, Stat existing) {
+        Path src = e.source();
+        Path dst = e.target();
+        boolean attributesOnly = context.options().mode() == CopyMode.ATTRIBUTES_ONLY;
+        boolean seekable = existing == null || existing.isRegular();
+        if (!context.effects().changes()) {
+            context.outcomes().copied(EntryKind.FILE, src, dst, e.stat().size(), null, true);
+            return true;
+        }
+        FileChannel in;
+        try {
+            in = attributesOnly ? null : FileChannel.open(src, READ);
+        } catch (IOException x) {
+            context.outcomes().failed(EntryKind.FILE, src, dst, Diagnostic.of("cannot open {0} for reading", src, Diagnostic.reasonOf(x)));
+            return false;
+        }
+        DataResult data;
+        try {
+            FileChannel out;
+            try {
+                out = context.effects().open(dst, attributesOnly ? ATTRIBUTES_ONLY : OVERWRITE, 0);
+            } catch (IOException x) {
+                if (!context.options().force() || x instanceof NoSuchFileException) {
+                    context.outcomes().failed(EntryKind.FILE, src, dst,
+                            Diagnostic.of("cannot create regular file {0}", dst, Diagnostic.reasonOf(x)));
+                    return false;
+                }
+                // -f: remove what cannot be opened and make a new file in its place.
+                if (!destinations.remove(EntryKind.FILE, src, dst)) {
+                    return false;
+                }
+                AtomicReference<Path> made = new AtomicReference<>();
+                create(e, in, Naming.IMMEDIATE, null, true, made::set);
+                return made.get() != null;
+            }
+            try (out) {
+                // Truncated already: a cancel would leave it half-written under its name, so it is finished.
+                data = in == null ? DataResult.copied(0) : transfer(in, out, e, 0, context.cancellation().finishing(), !seekable);
+                if (data.ok() && seekable) {
+                    data = finishData(in, out, false, e, data);
+                }
+            } catch (IOException x) {
+                data = DataResult.failed(Diagnostic.of("error writing {0}", dst, Diagnostic.reasonOf(x)));
+            }
+        } finally {
+            closeQuietly(in);
+        }
+        if (!data.ok()) {
+            report(e, data);
+            return false;
+        }
+        metadata.apply(src, dst, dst, e.stat(), false, true);
+        destinations.made(e);
+        context.outcomes().copied(EntryKind.FILE, src, dst, data.bytes(), null, true);
+        return true;
+    }
+
+    /** Reports a data copy that did not succeed. */
+    private void report(Entry e, DataResult data) {
+        if (data.interruption() != null) {
+            context.outcomes().skipped(EntryKind.FILE, e.source(), e.target(), data.interruption());
+        } else {
+            context.outcomes().failed(EntryKind.FILE, e.source(), e.target(), data.failure());
+        }
+    }
+
+    /**
+     * After the data: {@code --verify} reads both back and compares them, {@code --fsync} makes the
+     * data durable. {@code out} is the channel the data went through; when it is write-only the copy
+     * is opened again to be read back.
+     */
+    private DataResult finishData(FileChannel in, FileChannel out, boolean outReadable, Entry e, DataResult data) {
+        try {
+            if (context.options().verify() && in != null) {
+                boolean same;
+                if (outReadable) {
+                    same = Verifier.sameContent(in, out, data.bytes());
+                } else {
+                    try (FileChannel back = FileChannel.open(e.target(), READ)) {
+                        same = Verifier.sameContent(in, back, data.bytes());
+                    }
+                }
+                if (!same) {
+                    return DataResult.failed(Diagnostic.of("verification failed: {0} differs from {1}", e.target(), e.source()));
+                }
+            }
+            if (context.options().fsync()) {
+                out.force(true);
+            }
+            return data;
+        } catch (IOException x) {
+            return DataResult.failed(Diagnostic.of("error reading {0}", e.target(), Diagnostic.reasonOf(x)));
+        }
+    }
+
+    /**
+     * Whether the source has holes, when the extras can tell cheaply. Files under
+     * {@link #HOLE_CHECK_SIZE} are treated as dense without a system call, as a hole that small saves little.
+     */
+    private CopyRequest.Holes holes(FileChannel in, Stat st) {
+        if (context.options().sparse() == SparseMode.NEVER || !st.isRegular()) {
+            return CopyRequest.Holes.UNKNOWN;
+        }
+        if (st.size() < HOLE_CHECK_SIZE) {
+            return CopyRequest.Holes.NONE;
+        }
+        OptionalLong allocated = context.extras().allocatedBytes(in);
+        if (allocated.isEmpty()) {
+            return CopyRequest.Holes.UNKNOWN;
+        }
+        return allocated.getAsLong() < st.size() ? CopyRequest.Holes.SOME : CopyRequest.Holes.NONE;
+    }
+
+    /**
+     * Moves the data with the engine (a clone first when {@code --reflink} allows), telling
+     * {@code total} every byte: the run's progress stops the copy when the run is cancelled, the
+     * finishing progress never does. A large file is copied in ranges by several workers (see
+     * {@link RangedCopy}). {@code sequential}: the destination has no offsets (a pipe, a terminal),
+     * so it is written in sequence, holes as zeros.
+     */
+    private DataResult transfer(FileChannel in, FileChannel out, Entry e, long from, CopyProgress total, boolean sequential) {
+        Stat st = e.stat();
+        try (Transfers.Transfer progress = transfers.begin(e.source(), e.target(), st.size(), total)) {
+            if (!st.isRegular() || sequential) {
+                // A FIFO or device read as data (no offsets, no size to trust: read to its end), or a
+                // destination without offsets.
+                return DataResult.copied(StreamCopy.copy(in, out, progress));
+            }
+            if (from > 0) {
+                // --resume: the first bytes are there already and were checked.
+                context.cancellation().advance(from);
+                long rest = context.engine().copy(new CopyRequest(in, out, from, CopyRequest.TO_END, st.size(),
+                        context.options().sparse(), progress, holes(in, st)));
+                return DataResult.copied(from + rest);
+            }
+            ReflinkMode reflink = context.options().reflink();
+            if (reflink != ReflinkMode.NEVER && (reflink == ReflinkMode.ALWAYS || !noClone.contains(st.dev()))) {
+                CloneResult clone = context.engine().cloneFile(in, out);
+                if (clone.cloned()) {
+                    context.cancellation().advance(st.size());
+                    return DataResult.copied(st.size());
+                }
+                if (reflink == ReflinkMode.ALWAYS) {
+                    return DataResult.failed(Diagnostic.of("failed to clone {0} from {1}", e.target(), e.source())
+                            .withReason(clone.reason()));
+                }
+                noClone.add(st.dev());
+            }
+            CopyRequest.Holes holes = holes(in, st);
+            long copied = RangedCopy.worthIt(context.options(), st.size(), holes)
+                    ? RangedCopy.copy(context, in, out, st.size(), holes, progress)
+                    : context.engine().copy(CopyRequest.wholeFile(in, out, st.size(), context.options().sparse(), progress, holes));
+            if (copied < st.size() && in.size() >= st.size()) {
+                // The source still holds more than the engine copied: never accept a silently short copy.
+                return DataResult.failed(Diagnostic.of("error copying {0}", e.source(),
+                        "short copy: " + copied + " of " + st.size() + " bytes"));
+            }
+            return DataResult.copied(copied);
+        } catch (InterruptedIOException x) {
+            return DataResult.interrupted(Diagnostic.of("interrupted while copying {0}", e.source()));
+        } catch (StreamCopy.WriteFailure x) {
+            return DataResult.failed(Diagnostic.of("error writing {0}", e.target(), Diagnostic.reasonOf(x.getCause())));
+        } catch (IOException x) {
+            return DataResult.failed(Errors.isWriteSide(x)
+                    ? Diagnostic.of("error writing {0}", e.target(), Diagnostic.reasonOf(x))
+                    : Diagnostic.of("error reading {0}", e.source(), Diagnostic.reasonOf(x)));
+        }
+    }
+}

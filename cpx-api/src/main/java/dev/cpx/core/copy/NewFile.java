@@ -1,0 +1,86 @@
+package dev.cpx.core.copy;
+
+import dev.cpx.core.fs.Effects;
+import dev.cpx.spi.support.FileDescriptors;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+
+/**
+ * A regular file being created, invisible under its final name until {@link #publish}: either
+ * unnamed ({@code O_TMPFILE}, nothing left behind if the process dies) or under its temporary name
+ * {@code .NAME.cpx-part} (used for large files so {@code --resume} can continue them, and where
+ * unnamed files are not possible). Made by {@link NewFiles}.
+ */
+final class NewFile {
+
+    private final Effects effects;
+    private final FileChannel channel;
+    private final Path temp;
+    private final long resumedAt;
+
+    NewFile(Effects effects, FileChannel channel, Path temp, long resumedAt) {
+        this.effects = effects;
+        this.channel = channel;
+        this.temp = temp;
+        this.resumedAt = resumedAt;
+    }
+
+    /** Bytes already in place from an interrupted copy ({@link NewFiles#continuing}); 0 for a new file. */
+    long resumedAt() {
+        return resumedAt;
+    }
+
+    /** Whether the file has a temporary name (and no open descriptor is needed to publish it). */
+    boolean isNamed() {
+        return temp != null;
+    }
+
+    FileChannel channel() {
+        return channel;
+    }
+
+    /** A path to set attributes through before the file is published (follow links on it). */
+    Path attributesPath() {
+        return temp != null ? temp : Path.of("/proc/self/fd/" + FileDescriptors.of(channel));
+    }
+
+    /** Closes the data side where the file can be published without it. */
+    void finishWriting() throws IOException {
+        if (temp != null) {
+            channel.close();
+        }
+    }
+
+    /** Gives the file its final name and releases it. */
+    void publish(Path target) throws IOException {
+        try {
+            if (temp != null) {
+                effects.rename(temp, target);
+            } else {
+                effects.linkUnnamed(channel, target);
+            }
+        } finally {
+            channel.close();
+        }
+    }
+
+    /**
+     * Gives up on the file. An unnamed file vanishes; a named partial file is deleted unless
+     * {@code keepPartial}, which leaves it for {@code --resume}.
+     */
+    void abandon(boolean keepPartial) {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            // nothing more to lose
+        }
+        if (temp != null && !keepPartial) {
+            try {
+                effects.remove(temp);
+            } catch (IOException e) {
+                // the partial file keeps its temporary name either way
+            }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package dev.cpx.core.copy;
+
+import dev.cpx.core.fs.Effects;
+import dev.cpx.core.fs.TempNames;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Makes the {@link NewFile}s of one run: unnamed where the destination's file system allows (tried
+ * until it once refuses), else under a temporary name; and, for {@code --resume}, takes up the
+ * partial file an interrupted copy left.
+ */
+final class NewFiles {
+
+    private static final Set<OpenOption> CREATE_TEMP = Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE,
+            StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS);
+    private static final Set<OpenOption> CONTINUE_TEMP = Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE,
+            LinkOption.NOFOLLOW_LINKS);
+
+    private final Effects effects;
+    /** False once the destination refused an unnamed file: then temporary names are used. */
+    private volatile boolean unnamed = true;
+
+    NewFiles(Effects effects) {
+        this.effects = effects;
+    }
+
+    /**
+     * Opens a new file that will become {@code target}, with permission bits {@code mode} (the umask
+     * applies). Named when {@code resumable} or when the file system has no unnamed files.
+     */
+    NewFile create(Path target, int mode, boolean resumable) throws IOException {
+        if (!resumable && unnamed) {
+            Path dir = target.getParent() == null ? Path.of(".") : target.getParent();
+            Optional<FileChannel> file = effects.createUnnamed(dir, mode & 0777);
+            if (file.isPresent()) {
+                return new NewFile(effects, file.get(), null, 0);
+            }
+            unnamed = false;
+        }
+        Path temp = TempNames.of(target);
+        return new NewFile(effects, effects.open(temp, CREATE_TEMP, mode), temp, 0);
+    }
+
+    /**
+     * {@code --resume}: the partial file an interrupted copy left under {@code target}'s temporary
+     * name, cut to the part that is trusted: all but its last {@link RangedCopy#WINDOW} bytes, when
+     * the end of that part matches {@code source}. Empty when there is none, or it cannot be trusted
+     * (then it is started anew).
+     */
+    Optional<NewFile> continuing(Path target, FileChannel source) throws IOException {
+        Path temp = TempNames.of(target);
+        FileChannel channel;
+        try {
+            channel = effects.open(temp, CONTINUE_TEMP, 0);
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+        // Its last bytes may have gaps (ranges copied at once, RangedCopy.WINDOW): only what lies
+        // before them is trusted, once its end is seen to match the source.
+        long size = channel.size();
+        long trusted = Math.max(0, size - RangedCopy.WINDOW);
+        int overlap = (int) Math.min(trusted, 64 << 10);
+        if (size <= source.size() && (trusted == 0 || Verifier.sameRange(source, channel, trusted - overlap, overlap))) {
+            channel.truncate(trusted);
+            return Optional.of(new NewFile(effects, channel, temp, trusted));
+        }
+        channel.close();
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,62 @@
+package dev.cpx.core.copy;
+
+import dev.cpx.api.FileInFlight;
+import dev.cpx.spi.CopyProgress;
+import java.io.InterruptedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** The files whose data is being copied right now, for {@link dev.cpx.api.CopyJob#inFlight()}. */
+public final class Transfers {
+
+    private final Set<Transfer> active = ConcurrentHashMap.newKeySet();
+
+    /** Starts tracking one file's data copy; {@code total} hears every byte too (and may cancel). */
+    Transfer begin(Path source, Path target, long size, CopyProgress total) {
+        Transfer t = new Transfer(source, target, size, total);
+        active.add(t);
+        return t;
+    }
+
+    public List<FileInFlight> snapshot() {
+        long now = System.nanoTime();
+        List<FileInFlight> list = new ArrayList<>(active.size());
+        for (Transfer t : active) {
+            list.add(new FileInFlight(t.source, t.target, t.size, t.done.get(), Duration.ofNanos(now - t.started)));
+        }
+        return list;
+    }
+
+    /** One file's data copy: counts its bytes, passes them on to the run's total; closing ends it. */
+    final class Transfer implements CopyProgress, AutoCloseable {
+        private final Path source;
+        private final Path target;
+        private final long size;
+        private final CopyProgress total;
+        private final long started = System.nanoTime();
+        private final AtomicLong done = new AtomicLong();
+
+        private Transfer(Path source, Path target, long size, CopyProgress total) {
+            this.source = source;
+            this.target = target;
+            this.size = size;
+            this.total = total;
+        }
+
+        @Override
+        public void advance(long bytes) throws InterruptedIOException {
+            total.advance(bytes);
+            done.addAndGet(bytes);
+        }
+
+        @Override
+        public void close() {
+            active.remove(this);
+        }
+    }
+}

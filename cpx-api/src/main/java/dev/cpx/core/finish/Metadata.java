@@ -1,0 +1,106 @@
+package dev.cpx.core.finish;
+
+import dev.cpx.api.Attribute;
+import dev.cpx.api.CopyOptions;
+import dev.cpx.api.Diagnostic;
+import dev.cpx.core.fs.Effects;
+import dev.cpx.core.fs.Stat;
+import dev.cpx.core.run.Outcomes;
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Path;
+
+/**
+ * Gives a copy the attributes the options preserve, in GNU cp's order: times, then ownership,
+ * then extended attributes, then mode (changing the owner clears set-uid, set-gid and
+ * {@code security.capability}, so those come after it). Never changes the mode of a symbolic link.
+ */
+public final class Metadata {
+
+    private final Effects effects;
+    private final Outcomes outcomes;
+    private final Xattrs xattrs;
+    private final boolean times;
+    private final boolean owner;
+    private final boolean mode;
+
+    public Metadata(CopyOptions options, Effects effects, Outcomes outcomes, Xattrs xattrs) {
+        this.effects = effects;
+        this.outcomes = outcomes;
+        this.xattrs = xattrs;
+        this.times = options.preserves(Attribute.TIMESTAMPS);
+        this.owner = options.preserves(Attribute.OWNERSHIP);
+        this.mode = options.preserves(Attribute.MODE);
+    }
+
+    /** Whether every extended attribute is copied ({@code --preserve=xattr} with native support). */
+    public boolean copiesXattrs() {
+        return xattrs.all();
+    }
+
+    /**
+     * Applies the preserved attributes of {@code st} to {@code dst} (the link itself when
+     * {@code symlink}, else what {@code dst} leads to: a file being created may be reached through
+     * {@code /proc/self/fd}), in GNU cp's order: times, ownership, extended attributes when
+     * {@code withXattrs} (after the ownership, whose change clears {@code security.capability}), mode.
+     * Where the ownership cannot be kept, set-uid, set-gid and sticky bits are not given either (a
+     * set-uid file must not become set-uid for the copying user). Failures are reported as failures of
+     * {@code src}'s entry (named {@code reportAs}) and do not stop the others. Returns false if one failed.
+     */
+    public boolean apply(Path src, Path dst, Path reportAs, Stat st, boolean symlink, boolean withXattrs) {
+        boolean ok = true;
+        if (times) {
+            try {
+                effects.setTimes(dst, st.atime(), st.mtime(), !symlink);
+            } catch (IOException e) {
+                ok = fail(src, reportAs, "preserving times for {0}", e);
+            }
+        }
+        int permissions = st.permissions();
+        if (owner) {
+            try {
+                effects.setOwner(dst, st.uid(), st.gid(), !symlink);
+            } catch (IOException e) {
+                permissions &= ~07000;
+                // As GNU cp does for an unprivileged user: keep the group if possible, say nothing.
+                if (!isPermissionError(e)) {
+                    ok = fail(src, reportAs, "failed to preserve ownership for {0}", e);
+                } else {
+                    try {
+                        effects.setGroup(dst, st.gid(), !symlink);
+                    } catch (IOException ignored) {
+                        // the group is not ours to give either
+                    }
+                }
+            }
+        }
+        if (withXattrs && !symlink) {
+            xattrs.copy(src, dst, reportAs);
+        }
+        if (mode && !symlink) {
+            ok &= chmod(src, dst, permissions);
+        }
+        return ok;
+    }
+
+    /** Sets the permission bits (set-uid, set-gid and sticky included) of a non-link. */
+    public boolean chmod(Path src, Path dst, int permissions) {
+        try {
+            effects.setMode(dst, permissions);
+            return true;
+        } catch (IOException e) {
+            return fail(src, dst, "preserving permissions for {0}", e);
+        }
+    }
+
+    private static boolean isPermissionError(IOException e) {
+        return e instanceof AccessDeniedException
+                || (e instanceof FileSystemException f && "Operation not permitted".equals(f.getReason()));
+    }
+
+    private boolean fail(Path src, Path dst, String template, IOException e) {
+        outcomes.failed(src, dst, Diagnostic.of(template, dst, Diagnostic.reasonOf(e)));
+        return false;
+    }
+}

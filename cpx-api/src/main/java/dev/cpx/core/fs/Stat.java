@@ -1,0 +1,160 @@
+package dev.cpx.core.fs;
+
+import java.io.IOException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.SecureDirectoryStream;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.util.Map;
+
+/**
+ * The attributes of one file, read once: what {@code stat(2)} returns. Read through the JDK's
+ * own attribute object (one system call, no map) when {@code sun.nio.fs} is open to us, else
+ * through the {@code unix:} attribute view.
+ */
+public record Stat(int mode, long size, long dev, long ino, long nlink, int uid, int gid, long rdev,
+        FileTime atime, FileTime mtime, FileTime ctime) {
+
+    public static final int S_IFMT = 0170000;
+    public static final int S_IFSOCK = 0140000;
+    public static final int S_IFLNK = 0120000;
+    public static final int S_IFREG = 0100000;
+    public static final int S_IFBLK = 0060000;
+    public static final int S_IFDIR = 0040000;
+    public static final int S_IFCHR = 0020000;
+    public static final int S_IFIFO = 0010000;
+
+    private static final String UNIX_ATTRIBUTES = "unix:mode,size,dev,ino,nlink,uid,gid,rdev,lastAccessTime,lastModifiedTime,ctime";
+
+    private static final MethodHandle MODE, DEV, INO, NLINK, UID, GID, RDEV, CTIME;
+
+    static {
+        MethodHandle[] h = new MethodHandle[8];
+        try {
+            Class<?> c = Class.forName("sun.nio.fs.UnixFileAttributes");
+            String[] names = {"mode", "dev", "ino", "nlink", "uid", "gid", "rdev", "ctime"};
+            for (int i = 0; i < names.length; i++) {
+                var m = c.getDeclaredMethod(names[i]);
+                m.setAccessible(true);
+                h[i] = MethodHandles.lookup().unreflect(m).asType(MethodType.methodType(
+                        m.getReturnType(), PosixFileAttributes.class));
+            }
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            h = new MethodHandle[8];
+        }
+        MODE = h[0];
+        DEV = h[1];
+        INO = h[2];
+        NLINK = h[3];
+        UID = h[4];
+        GID = h[5];
+        RDEV = h[6];
+        CTIME = h[7];
+    }
+
+    /** {@code lstat}: attributes of the link itself when {@code path} is a symbolic link. */
+    public static Stat lstat(Path path) throws IOException {
+        return read(path, Links.options(false));
+    }
+
+    /** {@code stat}: attributes of what {@code path} finally points to. */
+    public static Stat stat(Path path) throws IOException {
+        return read(path, Links.options(true));
+    }
+
+    public static Stat of(Path path, boolean followLinks) throws IOException {
+        return read(path, Links.options(followLinks));
+    }
+
+    /**
+     * {@code fstatat} relative to an open directory; {@code path} is the same entry's full path,
+     * used where the JDK's attribute object is not accessible.
+     */
+    public static Stat at(SecureDirectoryStream<Path> dir, Path name, Path path, boolean followLinks) throws IOException {
+        if (MODE != null) {
+            PosixFileAttributeView view = dir.getFileAttributeView(name, PosixFileAttributeView.class,
+                    Links.options(followLinks));
+            return from(view.readAttributes());
+        }
+        return read(path, Links.options(followLinks));
+    }
+
+    private static Stat read(Path path, LinkOption[] options) throws IOException {
+        if (MODE != null) {
+            return from(Files.readAttributes(path, PosixFileAttributes.class, options));
+        }
+        Map<String, Object> a = Files.readAttributes(path, UNIX_ATTRIBUTES, options);
+        return new Stat((Integer) a.get("mode"), (Long) a.get("size"), (Long) a.get("dev"), (Long) a.get("ino"),
+                ((Number) a.get("nlink")).longValue(), (Integer) a.get("uid"), (Integer) a.get("gid"),
+                (Long) a.get("rdev"), (FileTime) a.get("lastAccessTime"), (FileTime) a.get("lastModifiedTime"),
+                (FileTime) a.get("ctime"));
+    }
+
+    private static Stat from(PosixFileAttributes a) throws IOException {
+        try {
+            return new Stat((int) MODE.invokeExact(a), a.size(), (long) DEV.invokeExact(a), (long) INO.invokeExact(a),
+                    ((Number) NLINK.invoke(a)).longValue(), (int) UID.invokeExact(a), (int) GID.invokeExact(a),
+                    (long) RDEV.invokeExact(a), a.lastAccessTime(), a.lastModifiedTime(), (FileTime) CTIME.invoke(a));
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IOException(e);
+        }
+    }
+
+    /** {@code lstat}, or null when it fails. */
+    public static Stat lstatOrNull(Path p) {
+        try {
+            return lstat(p);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** {@code stat}, or null when it fails. */
+    public static Stat statOrNull(Path p) {
+        try {
+            return stat(p);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    public int type() {
+        return mode & S_IFMT;
+    }
+
+    public boolean isDirectory() {
+        return type() == S_IFDIR;
+    }
+
+    public boolean isRegular() {
+        return type() == S_IFREG;
+    }
+
+    public boolean isSymlink() {
+        return type() == S_IFLNK;
+    }
+
+    /** FIFO, socket, character or block device. */
+    public boolean isSpecial() {
+        int t = type();
+        return t == S_IFIFO || t == S_IFSOCK || t == S_IFCHR || t == S_IFBLK;
+    }
+
+    /** Permission bits including set-uid, set-gid and sticky. */
+    public int permissions() {
+        return mode & 07777;
+    }
+
+    /** Same device and inode: the same file. */
+    public boolean sameFile(Stat other) {
+        return other != null && dev == other.dev && ino == other.ino;
+    }
+}

@@ -1,0 +1,108 @@
+package dev.cpx.core.run;
+
+import dev.cpx.api.CopyJob;
+import dev.cpx.api.CopyListener;
+import dev.cpx.api.CopyOptions;
+import dev.cpx.api.CopySummary;
+import dev.cpx.api.FileInFlight;
+import dev.cpx.api.Progress;
+import dev.cpx.core.fs.Effects;
+import dev.cpx.spi.CopyEngine;
+import dev.cpx.spi.PosixExtras;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/**
+ * One copy in progress: the worker pool, cancellation, and the end of the run, in one place. What
+ * is copied, and how, is the root task's (see {@link dev.cpx.core.Scheduler}); this class only runs it.
+ */
+public final class CopyRun implements CopyJob {
+
+    private final RunContext context;
+    private final Supplier<List<FileInFlight>> inFlight;
+    private final ForkJoinPool pool;
+    private final long startNanos = System.nanoTime();
+    private final CountDownLatch done = new CountDownLatch(1);
+    private volatile CopySummary summary;
+
+    private CopyRun(RunContext context, Supplier<List<FileInFlight>> inFlight) {
+        this.context = context;
+        this.inFlight = inFlight;
+        AtomicInteger ids = new AtomicInteger();
+        this.pool = new ForkJoinPool(context.options().jobs(), p -> {
+            ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(p);
+            t.setName("cpx-worker-" + ids.incrementAndGet());
+            return t;
+        }, null, false);
+    }
+
+    /** What a run starts: its root task, made from the run's context, ending the run when it completes. */
+    public interface Start {
+        /**
+         * @param context the run's context
+         * @param end to be called once, when every task has completed
+         */
+        Root root(RunContext context, Runnable end);
+    }
+
+    /** The root task of a run, and what it knows of the files in flight. */
+    public record Root(Task task, Supplier<List<FileInFlight>> inFlight) {
+    }
+
+
+    /** Starts a run in the background. */
+    public static CopyRun start(CopyOptions options, CopyEngine engine, PosixExtras extras, CopyListener listener,
+            Start start) {
+        Counters counters = new Counters();
+        Outcomes outcomes = new Outcomes(listener, counters);
+        Cancellation cancellation = new Cancellation(counters);
+        Effects effects = options.dryRun() ? Effects.dryRun() : Effects.live(extras);
+        RunContext context = new RunContext(options, engine, extras, outcomes, cancellation, effects);
+        CopyRun[] self = new CopyRun[1];
+        Root root = start.root(context, () -> self[0].finish());
+        self[0] = new CopyRun(context, root.inFlight());
+        self[0].pool.execute(root.task());
+        return self[0];
+    }
+
+    @Override
+    public Progress progress() {
+        return context.counters().progress();
+    }
+
+    @Override
+    public List<FileInFlight> inFlight() {
+        return inFlight.get();
+    }
+
+    @Override
+    public void cancel() {
+        context.cancellation().cancel();
+    }
+
+    @Override
+    public boolean isCancelled() {
+        return context.cancelled();
+    }
+
+    @Override
+    public CopySummary await() throws InterruptedException {
+        done.await();
+        return summary;
+    }
+
+    private void finish() {
+        Counters c = context.counters();
+        c.walkDone = true;
+        summary = new CopySummary(c.files.sum(), c.directories.sum(), c.symlinks.sum(), c.specials.sum(),
+                c.bytes.sum(), c.skipped.sum(), c.failed.sum(), Duration.ofNanos(System.nanoTime() - startNanos),
+                context.cancelled());
+        pool.shutdown();
+        done.countDown();
+    }
+}

@@ -1,0 +1,191 @@
+package dev.cpx.core.walk;
+
+import dev.cpx.core.decide.Entry;
+import dev.cpx.core.copy.InsertionOrder;
+
+import dev.cpx.api.Attribute;
+import dev.cpx.api.CopyMode;
+import dev.cpx.api.Dereference;
+import dev.cpx.api.Diagnostic;
+import dev.cpx.api.EntryKind;
+import dev.cpx.core.copy.Directories;
+import dev.cpx.core.copy.InsertionOrder;
+import dev.cpx.core.copy.SequencedInsertions;
+import dev.cpx.core.copy.FileCopier;
+import dev.cpx.core.copy.NonFiles;
+import dev.cpx.core.run.RunContext;
+import dev.cpx.core.run.Task;
+import java.util.concurrent.ForkJoinTask;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Sends each entry found to the work that copies it: data copies to tasks of their own (or inline
+ * when enough work is queued), and the naming of every new entry through its directory's
+ * {@link InsertionOrder}. Decides per entry between a copy, a link ({@code -l}, {@code -s}, a
+ * hard link kept with {@code --preserve=links}) and a recreated special file.
+ */
+final class Dispatch {
+
+    /** Below this many queued tasks per worker, new files get tasks of their own so idle workers can take them. */
+    private static final int QUEUE_TARGET = 16;
+
+    /** Files this large are named when done rather than in their directory's order. */
+    static final long NAMED_OUT_OF_TURN = 16L << 20;
+
+    private final RunContext context;
+    private final FileCopier files;
+    private final NonFiles nonFiles;
+    private final Directories directories;
+    private final Excludes excludes;
+    /** Null unless hard links are kept ({@code --preserve=links}). */
+    private final HardLinks hardLinks;
+    /** Files waiting for their turn to be named while holding a descriptor (see {@link SequencedInsertions}). */
+    private final AtomicInteger waitingDescriptors = new AtomicInteger();
+
+    Dispatch(RunContext context, FileCopier files, NonFiles nonFiles, Directories directories, Excludes excludes) {
+        this.context = context;
+        this.files = files;
+        this.nonFiles = nonFiles;
+        this.directories = directories;
+        this.excludes = excludes;
+        this.hardLinks = context.options().preserves(Attribute.LINKS) && context.options().mode() != CopyMode.HARD_LINK
+                ? new HardLinks() : null;
+    }
+
+    Excludes excludes() {
+        return excludes;
+    }
+
+    Directories directories() {
+        return directories;
+    }
+
+    /** The order in which a directory of {@code size} entries names them. */
+    InsertionOrder orderFor(int size) {
+        return new SequencedInsertions(size, waitingDescriptors);
+    }
+
+    /**
+     * Copies the entry {@code e}.
+     *
+     * @param parent the task the work belongs to
+     * @param order the order new names are given in, with this entry's {@code index}
+     * @param operand the command-line operand this entry is under; null for the operand itself
+     */
+    void entry(Task parent, InsertionOrder order, int index, Entry e, Operand operand) {
+        if (e.stat().isDirectory()) {
+            order.insert(index, () -> directory(parent, e, operand, false), false);
+            return;
+        }
+        CopyMode mode = context.options().mode();
+        if (mode == CopyMode.HARD_LINK) {
+            order.insert(index, () -> nonFiles.hardLink(e, e.source(), true), false);
+            return;
+        }
+        if (mode == CopyMode.SYMBOLIC_LINK) {
+            order.insert(index, () -> nonFiles.symbolicLink(e), false);
+            return;
+        }
+        if (hardLinks != null && tracked(e)) {
+            // Held open until the first copy of this inode exists (or failed): see HardLinks.
+            parent.addToPendingCount(1);
+            HardLinks.Group first = hardLinks.claim(e.stat(), copy -> {
+                try {
+                    if (copy != null) {
+                        order.insert(index, () -> nonFiles.hardLink(e, copy, false), false);
+                    } else {
+                        copy(parent, order, index, e, null);
+                    }
+                } finally {
+                    parent.tryComplete();
+                }
+            });
+            if (first == null) {
+                return;
+            }
+            parent.addToPendingCount(-1);
+            // The first copy is named at once, out of turn: names waiting for it then never wait on an order.
+            order.skip(index);
+            copy(parent, InsertionOrder.IMMEDIATE, 0, e, first);
+            return;
+        }
+        copy(parent, order, index, e, null);
+    }
+
+    /**
+     * Whether the entry's inode is remembered so later names of it become hard links, as GNU cp
+     * remembers it with {@code --preserve=links}: a file with several names, and with {@code -L}
+     * every file ({@code -H}: every command-line file), since links may lead to it again.
+     */
+    private boolean tracked(Entry e) {
+        Dereference d = context.options().effectiveDereference();
+        return e.stat().nlink() > 1 || d == Dereference.ALWAYS || (d == Dereference.COMMAND_LINE && e.operand());
+    }
+
+    /**
+     * A command-line operand. {@code asCopy}: the destination is being made as the copy of this
+     * directory operand (GNU's rule for a destination that did not exist), which is marked on it for
+     * {@code --resume}.
+     */
+    void operand(Task root, Entry e, boolean asCopy) {
+        if (e.stat().isDirectory()) {
+            directory(root, e, null, asCopy);
+        } else {
+            entry(root, InsertionOrder.IMMEDIATE, 0, e, null);
+        }
+    }
+
+    private void directory(Task parent, Entry e, Operand operand, boolean mark) {
+        if (parent instanceof DirectoryTask dir && context.options().effectiveDereference() == Dereference.ALWAYS
+                && dir.isWithin(e.stat())) {
+            // With -L, a link to a directory being copied would copy forever; GNU cp refuses it before making anything.
+            context.outcomes().failed(EntryKind.DIRECTORY, e.source(), e.target(),
+                    Diagnostic.of("cannot copy cyclic symbolic link {0}", e.source()));
+            return;
+        }
+        Directories.State state = directories.create(e, mark);
+        if (state == Directories.State.FAILED) {
+            return;
+        }
+        if (context.options().oneFileSystem() && operand != null && e.stat().dev() != operand.sourceDev()) {
+            // -x: the mount point is copied, what is mounted on it is not.
+            directories.finish(e, state);
+        } else {
+            parent.spawn(new DirectoryTask(parent, context, this, e, state,
+                    operand != null ? operand : Operand.of(e.source(), e.stat(), e.target())));
+        }
+    }
+
+    private void copy(Task parent, InsertionOrder order, int index, Entry e, HardLinks.Group links) {
+        boolean readAsData = e.stat().isRegular()
+                || (e.stat().isSpecial() && !(context.options().recursive() && !context.options().copyContents()));
+        if (readAsData) {
+            context.counters().filesFound.increment();
+            context.counters().bytesFound.add(e.stat().size());
+            if (e.stat().size() >= NAMED_OUT_OF_TURN && order != InsertionOrder.IMMEDIATE) {
+                // A large file would hold up the naming (and so the walk) of everything after it in its
+                // directory until its last byte is in: it is named when done instead, out of turn.
+                order.skip(index);
+                order = InsertionOrder.IMMEDIATE;
+                index = 0;
+            }
+            FileTask task = new FileTask(parent, context.outcomes(), files, order, index, e, links);
+            if (ForkJoinTask.getSurplusQueuedTaskCount() < QUEUE_TARGET) {
+                parent.spawn(task);
+            } else {
+                // Enough queued work already: copying here keeps memory bounded in huge directories.
+                parent.runInline(task);
+            }
+        } else if (e.stat().isSymlink()) {
+            order.insert(index, () -> finish(links, nonFiles.copySymlink(e), e), false);
+        } else {
+            order.insert(index, () -> finish(links, nonFiles.copySpecial(e), e), false);
+        }
+    }
+
+    private static void finish(HardLinks.Group links, boolean made, Entry e) {
+        if (links != null) {
+            links.finish(made ? e.target() : null);
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package dev.cpx.core.walk;
+
+import dev.cpx.core.run.Outcomes;
+import dev.cpx.core.run.Task;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One command-line operand and everything below it. GNU cp copies its operands one after the other;
+ * cpx copies them at once, except where one could see another's work: an operand whose source or
+ * destination lies on the path of an earlier one's starts only when every such earlier one has
+ * completed (see {@link #after}), so {@code cp -r a/x b/x dir/} merges the second into the finished
+ * first. Nothing blocks a worker meanwhile: the last of them to complete starts it.
+ */
+final class OperandTask extends Task {
+
+    private final Path source;
+    private final Path target;
+    private final Runnable start;
+    /** Guarded by the root: operands started after this one that wait for it. */
+    private final List<OperandTask> waiters = new ArrayList<>();
+    private int waitingFor;
+    private boolean done;
+
+    OperandTask(Task parent, Outcomes outcomes, Path source, Path target, Runnable start) {
+        super(parent, outcomes);
+        this.source = source;
+        this.target = target;
+        this.start = start;
+    }
+
+    /**
+     * Registers this operand with {@code root}, to start once the {@code earlier} operands it overlaps
+     * have completed (at once when there are none).
+     */
+    void after(Task root, List<OperandTask> earlier) {
+        root.addToPendingCount(1);
+        synchronized (root) {
+            for (OperandTask e : earlier) {
+                if (!e.done && e.overlaps(source, target)) {
+                    e.waiters.add(this);
+                    waitingFor++;
+                }
+            }
+            if (waitingFor > 0) {
+                return;
+            }
+        }
+        fork();
+    }
+
+    @Override
+    protected void execute() {
+        start.run();
+    }
+
+    @Override
+    protected void completed() {
+        List<OperandTask> ready = new ArrayList<>();
+        synchronized (getCompleter()) {
+            done = true;
+            for (OperandTask w : waiters) {
+                if (--w.waitingFor == 0) {
+                    ready.add(w);
+                }
+            }
+            waiters.clear();
+        }
+        ready.forEach(OperandTask::fork);
+    }
+
+    @Override
+    protected Path subject() {
+        return source;
+    }
+
+    /** Whether this operand and one from {@code otherSource} to {@code otherTarget} may touch the same entries. */
+    boolean overlaps(Path otherSource, Path otherTarget) {
+        return related(target, otherTarget) || related(target, otherSource) || related(source, otherTarget);
+    }
+
+    /** Whether one of the two paths is the other or lies below it (as written, made absolute). */
+    private static boolean related(Path a, Path b) {
+        Path x = a.toAbsolutePath().normalize();
+        Path y = b.toAbsolutePath().normalize();
+        return x.startsWith(y) || y.startsWith(x);
+    }
+}
