@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cpx.api.Diagnostic;
-import dev.cpx.core.fs.Umask;
 import dev.cpx.spi.support.PathBytes;
+import dev.cpx.testing.ProcessFacts;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -53,7 +53,7 @@ class NativeExtrasTest {
         extras.makeNode(fifo, S_IFIFO | 0640, 0);
         int mode = mode(fifo);
         assertEquals(S_IFIFO, mode & S_IFMT);
-        assertEquals(0640 & ~Umask.get(), mode & 07777);
+        assertEquals(0640 & ~ProcessFacts.umask(), mode & 07777);
     }
 
     @Test

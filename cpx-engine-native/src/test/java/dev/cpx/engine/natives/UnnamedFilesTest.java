@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.cpx.core.fs.Umask;
+import dev.cpx.testing.ProcessFacts;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -42,7 +42,7 @@ class UnnamedFilesTest {
             Path target = dir.resolve("final");
             extras.linkUnnamed(file, target);
             assertEquals("complete", Files.readString(target));
-            assertEquals(0640 & ~Umask.get(), (Integer) Files.getAttribute(target, "unix:mode") & 07777);
+            assertEquals(0640 & ~ProcessFacts.umask(), (Integer) Files.getAttribute(target, "unix:mode") & 07777);
         }
     }
 
