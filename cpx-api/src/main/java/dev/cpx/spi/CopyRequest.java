@@ -70,9 +70,41 @@ public record CopyRequest(
         return new CopyRequest(source, target, 0, TO_END, fileSize, sparse, progress, holes);
     }
 
-    /** The same request with another sparse mode. */
+    /**
+     * The same request with another sparse mode. Engines derive the requests they pass on with these
+     * {@code with} methods rather than the constructor, so what a later release adds to a request is
+     * kept.
+     */
     public CopyRequest withSparse(SparseMode mode) {
         return new CopyRequest(source, target, position, length, fileSize, mode, progress, holes);
+    }
+
+    /**
+     * The same request for another range of the same file (a part an engine copies by other means).
+     *
+     * @since 0.2.0
+     */
+    public CopyRequest withRange(long newPosition, long newLength) {
+        return new CopyRequest(source, target, newPosition, newLength, fileSize, sparse, progress, holes);
+    }
+
+    /**
+     * The same request reporting to another progress (one that paces, counts or filters, and passes
+     * the bytes on).
+     *
+     * @since 0.2.0
+     */
+    public CopyRequest withProgress(CopyProgress newProgress) {
+        return new CopyRequest(source, target, position, length, fileSize, sparse, newProgress, holes);
+    }
+
+    /**
+     * The same request with what is known of the source's holes.
+     *
+     * @since 0.2.0
+     */
+    public CopyRequest withHoles(Holes newHoles) {
+        return new CopyRequest(source, target, position, length, fileSize, sparse, progress, newHoles);
     }
 
     /** Whether the range goes to the end of the source, whatever its size. */

@@ -205,8 +205,7 @@ class FaultInjectionTest {
                             public Availability availability() { return Availability.ok(); }
                             public long copy(CopyRequest request) throws IOException {
                                 if (calls.incrementAndGet() % 3 == 0) {
-                                    BufferedCopy.copy(new CopyRequest(request.source(), request.target(), 0,
-                                            Math.max(1, request.fileSize() / 2), request.fileSize(), request.sparse(), request.progress()));
+                                    BufferedCopy.copy(request.withRange(0, Math.max(1, request.fileSize() / 2)));
                                     throw new IOException("Input/output error");
                                 }
                                 return BufferedCopy.copy(request);
@@ -225,8 +224,7 @@ class FaultInjectionTest {
                             public String description() { return "test engine that copies half"; }
                             public Availability availability() { return Availability.ok(); }
                             public long copy(CopyRequest request) throws IOException {
-                                return BufferedCopy.copy(new CopyRequest(request.source(), request.target(), 0,
-                                        request.fileSize() / 2, request.fileSize(), request.sparse(), request.progress()));
+                                return BufferedCopy.copy(request.withRange(0, request.fileSize() / 2));
                             }
                         }
                         """), List.of("test.faults.FailingEngine", "test.faults.ShortEngine"));

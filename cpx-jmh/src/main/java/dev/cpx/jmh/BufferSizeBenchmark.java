@@ -62,15 +62,10 @@ public class BufferSizeBenchmark {
             ByteBuffer b = bytes;
             long pos = 0;
             while (pos < size) {
-                b.clear();
-                if (size - pos < b.capacity()) {
-                    b.limit((int) (size - pos));
-                }
-                int n = in.read(b, pos);
+                int n = BufferedCopy.readAt(in, b, pos, size);
                 if (n <= 0) {
                     break;
                 }
-                b.flip();
                 BufferedCopy.writeFully(out, b, pos);
                 pos += n;
             }

@@ -1,5 +1,6 @@
 package dev.cpx.core.copy;
 
+import dev.cpx.spi.support.BufferedCopy;
 import dev.cpx.spi.support.CopyBuffers;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -37,15 +38,11 @@ final class Verifier {
         CRC32C crc = new CRC32C();
         long pos = 0;
         while (pos < length) {
-            buffer.clear();
-            if (length - pos < buffer.capacity()) {
-                buffer.limit((int) (length - pos));
-            }
-            int n = channel.read(buffer, pos);
+            int n = BufferedCopy.readAt(channel, buffer, pos, length);
             if (n <= 0) {
                 return -1;
             }
-            crc.update(buffer.flip());
+            crc.update(buffer);
             pos += n;
         }
         return crc.getValue();

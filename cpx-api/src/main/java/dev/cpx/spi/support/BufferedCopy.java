@@ -39,15 +39,10 @@ public final class BufferedCopy {
         long pos = from;
         boolean endsInHole = false;
         while (pos < end) {
-            buffer.clear();
-            if (end - pos < buffer.capacity()) {
-                buffer.limit((int) (end - pos));
-            }
-            int n = source.read(buffer, pos);
+            int n = readAt(source, buffer, pos, end);
             if (n <= 0) {
                 break;
             }
-            buffer.flip();
             if (makeHoles) {
                 endsInHole = writeSkippingZeroBlocks(target, buffer, pos);
             } else {
@@ -61,6 +56,20 @@ public final class BufferedCopy {
             writeFully(target, ByteBuffer.allocate(1), pos - 1);
         }
         return pos - request.position();
+    }
+
+    /**
+     * Reads from {@code channel} at {@code position} into {@code buffer}, cleared first and never past
+     * {@code end}, and flips it ready to be drained. Returns the bytes read: 0 or less at the end.
+     */
+    public static int readAt(FileChannel channel, ByteBuffer buffer, long position, long end) throws IOException {
+        buffer.clear();
+        if (end - position < buffer.capacity()) {
+            buffer.limit((int) (end - position));
+        }
+        int n = channel.read(buffer, position);
+        buffer.flip();
+        return n;
     }
 
     /** Writes all of {@code buffer} at {@code position}, looping over short writes. */

@@ -13,19 +13,17 @@ import java.nio.ByteOrder;
  */
 record Allocation(long size, long allocated) {
 
-    private static final int AT_EMPTY_PATH = 0x1000;
     private static final int STATX_SIZE = 0x200;
     private static final int STATX_BLOCKS = 0x400;
     private static final int STATX_BUFFER = 256;
     private static final int STX_MASK = 0;
     private static final int STX_SIZE = 40;
     private static final int STX_BLOCKS = 48;
-    private static final byte[] EMPTY_PATH = {0};
 
     /** The allocation of {@code fd}, or null when {@code statx} cannot tell (then treat the file as dense). */
     static Allocation of(int fd) {
         byte[] buffer = new byte[STATX_BUFFER];
-        if (LibC.statx(fd, EMPTY_PATH, AT_EMPTY_PATH, STATX_SIZE | STATX_BLOCKS, buffer) != 0) {
+        if (LibC.statx(fd, Fcntl.EMPTY_PATH, Fcntl.AT_EMPTY_PATH, STATX_SIZE | STATX_BLOCKS, buffer) != 0) {
             return null;
         }
         ByteBuffer b = ByteBuffer.wrap(buffer).order(ByteOrder.nativeOrder());

@@ -28,15 +28,6 @@ import java.util.OptionalLong;
  */
 public final class NativeExtras implements PosixExtras {
 
-    private static final int AT_FDCWD = -100;
-    private static final int AT_SYMLINK_NOFOLLOW = 0x100;
-    private static final int AT_SYMLINK_FOLLOW = 0x400;
-    private static final int AT_EMPTY_PATH = 0x1000;
-    private static final int O_RDWR = 02;
-    private static final int O_CLOEXEC = 02000000;
-    /** {@code __O_TMPFILE | O_DIRECTORY}. */
-    private static final int O_TMPFILE = 020200000;
-    private static final byte[] EMPTY_PATH = {0};
 
     /** Whether {@code linkat(fd, "", ..., AT_EMPTY_PATH)} is allowed (it needs CAP_DAC_READ_SEARCH); else /proc/self/fd. */
     private static volatile boolean linkByDescriptor = true;
@@ -68,7 +59,7 @@ public final class NativeExtras implements PosixExtras {
      */
     @Override
     public Optional<FileChannel> createUnnamed(Path directory, int mode) throws IOException {
-        int fd = LibC.open(cPath(directory), O_TMPFILE | O_RDWR | O_CLOEXEC, mode & 07777);
+        int fd = LibC.open(cPath(directory), Fcntl.O_TMPFILE | Fcntl.O_RDWR | Fcntl.O_CLOEXEC, mode & 07777);
         if (fd < 0) {
             int errno = Errno.last();
             if (errno == Errno.EOPNOTSUPP || errno == Errno.EISDIR || errno == Errno.EINVAL) {
@@ -90,7 +81,7 @@ public final class NativeExtras implements PosixExtras {
         int fd = FileDescriptors.of(file);
         byte[] name = cPath(target);
         if (linkByDescriptor) {
-            if (LibC.linkat(fd, EMPTY_PATH, AT_FDCWD, name, AT_EMPTY_PATH) == 0) {
+            if (LibC.linkat(fd, Fcntl.EMPTY_PATH, Fcntl.AT_FDCWD, name, Fcntl.AT_EMPTY_PATH) == 0) {
                 return;
             }
             int errno = Errno.last();
@@ -100,7 +91,7 @@ public final class NativeExtras implements PosixExtras {
             linkByDescriptor = false;
         }
         byte[] proc = ("/proc/self/fd/" + fd + "\0").getBytes(StandardCharsets.US_ASCII);
-        if (LibC.linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW) != 0) {
+        if (LibC.linkat(Fcntl.AT_FDCWD, proc, Fcntl.AT_FDCWD, name, Fcntl.AT_SYMLINK_FOLLOW) != 0) {
             throw Errno.forPath(Errno.last(), target);
         }
     }
@@ -121,7 +112,7 @@ public final class NativeExtras implements PosixExtras {
         long[] times = new long[4];
         putTime(times, 0, lastAccess);
         putTime(times, 2, lastModified);
-        if (LibC.utimensat(AT_FDCWD, cPath(path), times, followLinks ? 0 : AT_SYMLINK_NOFOLLOW) != 0) {
+        if (LibC.utimensat(Fcntl.AT_FDCWD, cPath(path), times, followLinks ? 0 : Fcntl.AT_SYMLINK_NOFOLLOW) != 0) {
             throw Errno.forPath(Errno.last(), path);
         }
     }

@@ -68,8 +68,7 @@ final class SparseCopy {
                 return data - start;
             }
             long length = segmentEnd - data;
-            CopyRequest segment = new CopyRequest(request.source(), request.target(), data, length,
-                    request.fileSize(), request.sparse(), request.progress(), CopyRequest.Holes.NONE);
+            CopyRequest segment = request.withRange(data, length).withHoles(CopyRequest.Holes.NONE);
             long copied = dense(segment, in, out);
             if (copied < length) {
                 return data + copied - start; // the source ended early

@@ -73,11 +73,10 @@ public final class ThrottledEngine implements CopyEngine {
         }
         // BufferedCopy reports each buffer it wrote to the request's progress; waiting there paces the
         // copy, and passing the bytes on keeps progress and cancellation working.
-        CopyRequest paced = new CopyRequest(request.source(), request.target(), request.position(), request.length(),
-                request.fileSize(), request.sparse(), bytes -> {
-                    throttle.acquire(bytes);
-                    request.progress().advance(bytes);
-                });
+        CopyRequest paced = request.withProgress(bytes -> {
+            throttle.acquire(bytes);
+            request.progress().advance(bytes);
+        });
         return BufferedCopy.copy(paced);
     }
 }
