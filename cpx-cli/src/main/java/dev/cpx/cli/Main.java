@@ -50,7 +50,7 @@ public final class Main {
     }
 
     static CommandLine commandLine(PrintWriter out, PrintWriter err) {
-        CommandLine cmd = new CommandLine(new CpxCommand());
+        CommandLine cmd = new CommandLine(new CpxCommand().spec());
         cmd.setCommandName(programName());
         cmd.setOut(out);
         cmd.setErr(err);
@@ -80,7 +80,8 @@ public final class Main {
             }
             if (ex.getCommandLine().getCommandSpec().defaultValueProvider() instanceof ConfigDefaults config
                     && config.refusedKey(ex) != null) {
-                err.println(programName() + ": " + config.refused(config.refusedKey(ex), gnuMessage(ex)).getMessage());
+                String reason = ex instanceof ArgMatch.Invalid invalid ? invalid.oneLine() : gnuMessage(ex);
+                err.println(programName() + ": " + config.refused(config.refusedKey(ex), reason).getMessage());
                 return 1;
             }
             err.println(programName() + ": " + gnuMessage(ex));
