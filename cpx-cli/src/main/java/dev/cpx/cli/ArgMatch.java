@@ -141,6 +141,11 @@ final class ArgMatch<T> {
         return c;
     }
 
+    /** Sets the quote style (tests; null: from the environment again). */
+    static void useCurlyQuotes(Boolean value) {
+        curly = value;
+    }
+
     static boolean curlyQuotes(Map<String, String> env) {
         String name = null;
         for (String key : new String[] {"LC_ALL", "LC_CTYPE", "LANG"}) {
