@@ -193,6 +193,7 @@ class FaultInjectionTest {
                         package test.faults;
 
                         import dev.cpx.spi.*;
+                        import dev.cpx.spi.support.*;
                         import java.io.IOException;
                         import java.util.concurrent.atomic.AtomicInteger;
 
@@ -215,6 +216,7 @@ class FaultInjectionTest {
                         package test.faults;
 
                         import dev.cpx.spi.*;
+                        import dev.cpx.spi.support.*;
                         import java.io.IOException;
 
                         /** Copies only half of each file and says so, silently: a buggy engine. */
