@@ -29,9 +29,9 @@ if [ "$mode" = quick ]; then
   done
 fi
 java=${JAVA_HOME:+$JAVA_HOME/bin/}java
-# This JVM decides which engines are available: it needs the engines' flags (BenchmarkMain.ENGINE_JVM_FLAGS).
-flags=(--add-opens=java.base/sun.nio.fs=ALL-UNNAMED --add-opens=java.base/sun.nio.ch=ALL-UNNAMED
-  --add-opens=java.base/java.io=ALL-UNNAMED --enable-native-access=ALL-UNNAMED)
+# This JVM decides which engines are available: it needs the engines' flags (BenchmarkMain.ENGINE_JVM_FLAGS),
+# the @argfile the build writes from the parent pom's cpx.jvm.opens.
+flags=("@$REPO_DIR/cpx-jmh/target/engine.jvm-args")
 cmd=("$java" "${flags[@]}" -cp "$jar${CPX_JMH_CLASSPATH:+:$CPX_JMH_CLASSPATH}" dev.cpx.jmh.BenchmarkMain "${opts[@]}" "$@")
 note "${cmd[*]}"
 "${cmd[@]}" | tee "$stem.txt"

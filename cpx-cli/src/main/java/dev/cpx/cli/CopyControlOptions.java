@@ -8,28 +8,51 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /** What cpx adds to the copy itself: excludes, resume, verification, dry run, durability. */
-public final class CopyControlOptions {
+public final class CopyControlOptions implements Specs.Target {
 
-    @Spec(Spec.Target.MIXEE)
+    /** The command these options belong to (for usage errors); set by {@link CpxCommand}. */
     CommandSpec spec;
 
     final List<String> excludes = new ArrayList<>();
+    boolean resume;
+    boolean verify;
+    boolean dryRun;
+    boolean fsync;
 
-    @Option(names = {"-e", "--exclude"}, paramLabel = "PATTERN",
-            description = "Skip entries matching the glob PATTERN: against the path below the source, or the name "
-                    + "alone when PATTERN has no '/'; a trailing '/' matches directories only. Repeatable.")
-    void addExclude(String pattern) {
-        excludes.add(pattern);
+    /** picocli's model of these options, in code (see {@link Specs}). */
+    CommandSpec spec() {
+        CommandSpec s = CommandSpec.wrapWithoutInspection(this);
+        s.addOption(Specs.flag(this, "Finish an interrupted copy: skip destination files that are complete (same size and "
+                + "time), continue partial large files, and go on into a destination that was being made as the copy.",
+                "--resume"));
+        s.addOption(Specs.flag(this, "Read every copied file back and compare it with its source (CRC32C).", "--verify"));
+        s.addOption(Specs.flag(this, "Print what would be copied, created, overwritten or skipped; change nothing.", "--dry-run"));
+        s.addOption(Specs.flag(this, "Make files and directories durable on disk before exiting.", "--fsync"));
+        s.addOption(Specs.value(this, "PATTERN", "Skip entries matching the glob PATTERN: against the path below the source, "
+                + "or the name alone when PATTERN has no '/'; a trailing '/' matches directories only. Repeatable.",
+                "-e", "--exclude"));
+        s.addOption(Specs.value(this, "FILE", "Read exclude patterns from FILE, one per line; blank lines and lines starting "
+                + "with # are ignored.", "--exclude-from"));
+        return s;
     }
 
-    @Option(names = "--exclude-from", paramLabel = "FILE",
-            description = "Read exclude patterns from FILE, one per line; blank lines and lines starting with # are ignored.")
-    void addExcludesFrom(String file) {
+    @Override
+    public void set(String key, Object value) {
+        switch (key) {
+            case "--exclude" -> excludes.add((String) value);
+            case "--exclude-from" -> addExcludesFrom((String) value);
+            case "--resume" -> resume = true;
+            case "--verify" -> verify = true;
+            case "--dry-run" -> dryRun = true;
+            case "--fsync" -> fsync = true;
+            default -> throw new IllegalStateException("no such option: " + key);
+        }
+    }
+
+    private void addExcludesFrom(String file) {
         List<String> lines;
         try {
             lines = Files.readAllLines(PathBytes.path(file), StandardCharsets.UTF_8);
@@ -44,20 +67,6 @@ public final class CopyControlOptions {
             }
         }
     }
-
-    @Option(names = "--resume",
-            description = "Finish an interrupted copy: skip destination files that are complete (same size and time), "
-                    + "continue partial large files, and go on into a destination that was being made as the copy.")
-    boolean resume;
-
-    @Option(names = "--verify", description = "Read every copied file back and compare it with its source (CRC32C).")
-    boolean verify;
-
-    @Option(names = "--dry-run", description = "Print what would be copied, created, overwritten or skipped; change nothing.")
-    boolean dryRun;
-
-    @Option(names = "--fsync", description = "Make files and directories durable on disk before exiting.")
-    boolean fsync;
 
     /** Adds these options to {@code builder}. */
     CopyOptions.Builder applyTo(CopyOptions.Builder builder) {

@@ -10,19 +10,16 @@ import dev.cpx.api.ReflinkMode;
 import dev.cpx.api.TargetMode;
 import dev.cpx.spi.SparseMode;
 import java.util.EnumSet;
-import java.util.Locale;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /**
  * GNU cp's options, with GNU's semantics: the last of {@code -P/-L/-H} wins, the last of
  * {@code -i/-n} wins, {@code -a} is {@code -dR --preserve=all}.
  */
-public final class CpOptions {
+public final class CpOptions implements Specs.Target {
 
-    @Spec(Spec.Target.MIXEE)
+    /** The command these options belong to (for usage errors); set by {@link CpxCommand}. */
     CommandSpec spec;
 
     boolean recursive;
@@ -42,178 +39,140 @@ public final class CpOptions {
     boolean contextRequested;
     /** --context=CTX given with a value. */
     boolean contextValue;
-
-    @Option(names = {"-r", "-R", "--recursive"}, description = "Copy directories recursively.")
-    void setRecursive(boolean v) {
-        recursive = v;
-    }
-
-    @Option(names = {"-a", "--archive"}, description = "Same as -dR --preserve=all.")
-    void setArchive(boolean v) {
-        recursive = true;
-        dereference = Dereference.NEVER;
-        preserve.addAll(EnumSet.of(Attribute.MODE, Attribute.OWNERSHIP, Attribute.TIMESTAMPS, Attribute.LINKS, Attribute.XATTR));
-    }
-
-    @Option(names = "-d", description = "Same as --no-dereference --preserve=links.")
-    void setNoDerefPreserveLinks(boolean v) {
-        dereference = Dereference.NEVER;
-        preserve.add(Attribute.LINKS);
-    }
-
-    @Option(names = {"-P", "--no-dereference"}, description = "Never follow symbolic links in SOURCE.")
-    void setNoDereference(boolean v) {
-        dereference = Dereference.NEVER;
-    }
-
-    @Option(names = {"-L", "--dereference"}, description = "Always follow symbolic links in SOURCE.")
-    void setDereference(boolean v) {
-        dereference = Dereference.ALWAYS;
-    }
-
-    @Option(names = "-H", description = "Follow command-line symbolic links in SOURCE.")
-    void setDereferenceCommandLine(boolean v) {
-        dereference = Dereference.COMMAND_LINE;
-    }
-
-    @Option(names = "-p", description = "Same as --preserve=mode,ownership,timestamps.")
-    void setPreserveDefault(boolean v) {
-        preserve.addAll(EnumSet.of(Attribute.MODE, Attribute.OWNERSHIP, Attribute.TIMESTAMPS));
-    }
-
-    @Option(names = "--preserve", arity = "0..1", paramLabel = "ATTR_LIST",
-            description = "Preserve the specified attributes (default: mode,ownership,timestamps); "
-                    + "also links, xattr, context, all.")
-    void setPreserve(String list) {
-        EnumSet<Attribute> added = attributes("--preserve", list, "mode,ownership,timestamps");
-        preserve.addAll(added);
-        if (added.contains(Attribute.MODE)) {
-            defaultModes = false;
-        }
-    }
-
     /** --no-preserve=mode: new entries get default permissions, not the source's. */
     boolean defaultModes;
-
-    @Option(names = "--no-preserve", paramLabel = "ATTR_LIST", description = "Don't preserve the specified attributes.")
-    void setNoPreserve(String list) {
-        EnumSet<Attribute> removed = attributes("--no-preserve", list, null);
-        preserve.removeAll(removed);
-        if (removed.contains(Attribute.MODE)) {
-            defaultModes = true;
-        }
-    }
-
-    @Option(names = {"-n", "--no-clobber"}, description = "Do not overwrite an existing file (overrides a previous -i).")
-    void setNoClobber(boolean v) {
-        overwrite = OverwritePolicy.NO_CLOBBER;
-    }
-
-    @Option(names = {"-i", "--interactive"}, description = "Prompt before overwrite (overrides a previous -n).")
-    void setInteractive(boolean v) {
-        overwrite = OverwritePolicy.ASK;
-    }
-
-    @Option(names = {"-f", "--force"},
-            description = "If an existing destination file cannot be opened, remove it and try again.")
     boolean force;
-
-    @Option(names = {"-u", "--update"},
-            description = "Copy only when the SOURCE file is newer than the destination file or when the destination file is missing.")
     boolean update;
-
-    @Option(names = {"-t", "--target-directory"}, paramLabel = "DIRECTORY",
-            description = "Copy all SOURCE arguments into DIRECTORY.")
-    void setTargetDirectory(String dir) {
-        targetDirectory = dir;
-    }
-
-    @Option(names = {"-T", "--no-target-directory"}, description = "Treat DEST as a normal file.")
     boolean noTargetDirectory;
-
     /** Accepted for compatibility; GNU cp 9.1 keeps the slashes anyway, and so does cpx. */
-    @Option(names = "--strip-trailing-slashes", description = "Remove any trailing slashes from each SOURCE argument.")
     boolean stripTrailingSlashes;
-
-    @Option(names = "--sparse", paramLabel = "WHEN", description = "Control creation of sparse files: auto, always, never.")
-    void setSparse(String when) {
-        sparse = switch (when) {
-            case "auto" -> SparseMode.AUTO;
-            case "always" -> SparseMode.ALWAYS;
-            case "never" -> SparseMode.NEVER;
-            default -> throw invalidArgument("--sparse", when, "'never', 'auto', 'always'");
-        };
-    }
-
-    @Option(names = "--reflink", arity = "0..1", paramLabel = "WHEN",
-            description = "Control clone/CoW copies: auto (default), always, never.")
-    void setReflink(String when) {
-        reflink = switch (when) {
-            case ArgNormalizer.DEFAULT_VALUE, "always" -> ReflinkMode.ALWAYS;
-            case "auto" -> ReflinkMode.AUTO;
-            case "never" -> ReflinkMode.NEVER;
-            default -> throw invalidArgument("--reflink", when, "'auto', 'always', 'never'");
-        };
-    }
-
-    @Option(names = "--copy-contents", description = "Copy contents of special files when recursive.")
     boolean copyContents;
+    boolean removeDestination;
+    boolean parents;
+    boolean oneFileSystem;
+    boolean defaultContext;
+    boolean verbose;
 
-    @Option(names = "--backup", arity = "0..1", paramLabel = "CONTROL",
-            description = "Make a backup of each existing destination file: none/off, numbered/t, existing/nil, simple/never.")
-    void setBackup(String control) {
-        backupControl = control;
+    /** GNU's words for the values of {@code --sparse}, {@code --reflink}, {@code --backup} and the attribute lists, in GNU's order. */
+    static final ArgMatch<SparseMode> SPARSE = new ArgMatch<>("--sparse",
+            new String[] {"never", "auto", "always"}, new SparseMode[] {SparseMode.NEVER, SparseMode.AUTO, SparseMode.ALWAYS});
+    static final ArgMatch<ReflinkMode> REFLINK = new ArgMatch<>("--reflink",
+            new String[] {"auto", "always", "never"}, new ReflinkMode[] {ReflinkMode.AUTO, ReflinkMode.ALWAYS, ReflinkMode.NEVER});
+    static final ArgMatch<BackupMode> BACKUP = new ArgMatch<>("backup type",
+            new String[] {"none", "off", "simple", "never", "existing", "nil", "numbered", "t"},
+            new BackupMode[] {BackupMode.NONE, BackupMode.NONE, BackupMode.SIMPLE, BackupMode.SIMPLE,
+                BackupMode.EXISTING, BackupMode.EXISTING, BackupMode.NUMBERED, BackupMode.NUMBERED});
+    /** Attribute words; {@code all} is {@code null} (every attribute but context). */
+    private static final String[] ATTRIBUTE_WORDS = {"mode", "timestamps", "ownership", "links", "context", "xattr", "all"};
+    private static final String[] ATTRIBUTE_MEANINGS = ATTRIBUTE_WORDS;
+
+    /** picocli's model of these options, in code (see {@link Specs}); GNU's order and words. */
+    CommandSpec spec() {
+        CommandSpec s = CommandSpec.wrapWithoutInspection(this);
+        s.addOption(Specs.flag(this, "Copy directories recursively.", "-r", "-R", "--recursive"));
+        s.addOption(Specs.flag(this, "Same as -dR --preserve=all.", "-a", "--archive"));
+        s.addOption(Specs.flag(this, "Same as --no-dereference --preserve=links.", "-d"));
+        s.addOption(Specs.flag(this, "Never follow symbolic links in SOURCE.", "-P", "--no-dereference"));
+        s.addOption(Specs.flag(this, "Always follow symbolic links in SOURCE.", "-L", "--dereference"));
+        s.addOption(Specs.flag(this, "Follow command-line symbolic links in SOURCE.", "-H"));
+        s.addOption(Specs.flag(this, "Same as --preserve=mode,ownership,timestamps.", "-p"));
+        s.addOption(Specs.optional(this, "ATTR_LIST", "Preserve the specified attributes (default: mode,ownership,timestamps); "
+                + "also links, xattr, context, all.", "--preserve"));
+        s.addOption(Specs.value(this, "ATTR_LIST", "Don't preserve the specified attributes.", "--no-preserve"));
+        s.addOption(Specs.flag(this, "Do not overwrite an existing file (overrides a previous -i).", "-n", "--no-clobber"));
+        s.addOption(Specs.flag(this, "Prompt before overwrite (overrides a previous -n).", "-i", "--interactive"));
+        s.addOption(Specs.flag(this, "If an existing destination file cannot be opened, remove it and try again.", "-f", "--force"));
+        s.addOption(Specs.flag(this, "Copy only when the SOURCE file is newer than the destination file or when the "
+                + "destination file is missing.", "-u", "--update"));
+        s.addOption(Specs.value(this, "DIRECTORY", "Copy all SOURCE arguments into DIRECTORY.", "-t", "--target-directory"));
+        s.addOption(Specs.flag(this, "Treat DEST as a normal file.", "-T", "--no-target-directory"));
+        s.addOption(Specs.flag(this, "Remove any trailing slashes from each SOURCE argument.", "--strip-trailing-slashes"));
+        s.addOption(Specs.value(this, "WHEN", "Control creation of sparse files: auto, always, never.", "--sparse"));
+        s.addOption(Specs.optional(this, "WHEN", "Control clone/CoW copies: auto (default), always, never.", "--reflink"));
+        s.addOption(Specs.flag(this, "Copy contents of special files when recursive.", "--copy-contents"));
+        s.addOption(Specs.optional(this, "CONTROL", "Make a backup of each existing destination file: none/off, numbered/t, "
+                + "existing/nil, simple/never.", "--backup"));
+        s.addOption(Specs.flag(this, "Like --backup but does not accept an argument.", "-b"));
+        s.addOption(Specs.value(this, "SUFFIX", "Override the usual backup suffix.", "-S", "--suffix"));
+        s.addOption(Specs.flag(this, "Hard link files instead of copying.", "-l", "--link"));
+        s.addOption(Specs.flag(this, "Make symbolic links instead of copying.", "-s", "--symbolic-link"));
+        s.addOption(Specs.flag(this, "Don't copy the file data, just the attributes.", "--attributes-only"));
+        s.addOption(Specs.flag(this, "Remove each existing destination file before attempting to open it (contrast with --force).",
+                "--remove-destination"));
+        s.addOption(Specs.flag(this, "Use full source file name under DIRECTORY.", "--parents"));
+        s.addOption(Specs.flag(this, "Stay on this file system.", "-x", "--one-file-system"));
+        s.addOption(Specs.flag(this, "Set SELinux security context of destination file to default type.", "-Z"));
+        s.addOption(Specs.optional(this, "CTX", "Like -Z, or if CTX is specified then set the SELinux or SMACK security "
+                + "context to CTX.", "--context"));
+        s.addOption(Specs.flag(this, "Explain what is being done.", "-v", "--verbose"));
+        return s;
     }
 
-    @Option(names = "-b", description = "Like --backup but does not accept an argument.")
-    void setBackupDefault(boolean v) {
-        backupControl = ArgNormalizer.DEFAULT_VALUE;
-    }
-
-    @Option(names = {"-S", "--suffix"}, paramLabel = "SUFFIX", description = "Override the usual backup suffix.")
-    void setSuffix(String value) {
-        suffix = value;
-        if (backupControl == null) {
-            backupControl = ArgNormalizer.DEFAULT_VALUE;
+    /** One occurrence of an option, in command-line order: GNU's rules for each. */
+    @Override
+    public void set(String key, Object value) {
+        String text = value instanceof String v ? v : null;
+        switch (key) {
+            case "--recursive" -> recursive = true;
+            case "--archive" -> {
+                recursive = true;
+                dereference = Dereference.NEVER;
+                preserve.addAll(EnumSet.of(Attribute.MODE, Attribute.OWNERSHIP, Attribute.TIMESTAMPS, Attribute.LINKS, Attribute.XATTR));
+            }
+            case "-d" -> {
+                dereference = Dereference.NEVER;
+                preserve.add(Attribute.LINKS);
+            }
+            case "--no-dereference" -> dereference = Dereference.NEVER;
+            case "--dereference" -> dereference = Dereference.ALWAYS;
+            case "-H" -> dereference = Dereference.COMMAND_LINE;
+            case "-p" -> preserve.addAll(EnumSet.of(Attribute.MODE, Attribute.OWNERSHIP, Attribute.TIMESTAMPS));
+            case "--preserve" -> {
+                EnumSet<Attribute> added = attributes("--preserve", text, "mode,ownership,timestamps");
+                preserve.addAll(added);
+                if (added.contains(Attribute.MODE)) {
+                    defaultModes = false;
+                }
+            }
+            case "--no-preserve" -> {
+                EnumSet<Attribute> removed = attributes("--no-preserve", text, null);
+                preserve.removeAll(removed);
+                if (removed.contains(Attribute.MODE)) {
+                    defaultModes = true;
+                }
+            }
+            case "--no-clobber" -> overwrite = OverwritePolicy.NO_CLOBBER;
+            case "--interactive" -> overwrite = OverwritePolicy.ASK;
+            case "--force" -> force = true;
+            case "--update" -> update = true;
+            case "--target-directory" -> targetDirectory = text;
+            case "--no-target-directory" -> noTargetDirectory = true;
+            case "--strip-trailing-slashes" -> stripTrailingSlashes = true;
+            case "--sparse" -> sparse = SPARSE.match(spec.commandLine(), text);
+            case "--reflink" -> reflink = ArgNormalizer.DEFAULT_VALUE.equals(text) ? ReflinkMode.ALWAYS
+                    : REFLINK.match(spec.commandLine(), text);
+            case "--copy-contents" -> copyContents = true;
+            case "--backup" -> backupControl = text;
+            case "-b" -> backupControl = ArgNormalizer.DEFAULT_VALUE;
+            case "--suffix" -> {
+                suffix = text;
+                if (backupControl == null) {
+                    backupControl = ArgNormalizer.DEFAULT_VALUE;
+                }
+            }
+            case "--link" -> hardLinks = true;
+            case "--symbolic-link" -> symbolicLinks = true;
+            case "--attributes-only" -> attributesOnly = true;
+            case "--remove-destination" -> removeDestination = true;
+            case "--parents" -> parents = true;
+            case "--one-file-system" -> oneFileSystem = true;
+            case "-Z" -> defaultContext = true;
+            case "--context" -> contextValue = !ArgNormalizer.DEFAULT_VALUE.equals(text);
+            case "--verbose" -> verbose = true;
+            default -> throw new IllegalStateException("no such option: " + key);
         }
     }
 
-    @Option(names = {"-l", "--link"}, description = "Hard link files instead of copying.")
-    void setLink(boolean v) {
-        hardLinks = true;
-    }
-
-    @Option(names = {"-s", "--symbolic-link"}, description = "Make symbolic links instead of copying.")
-    void setSymbolicLink(boolean v) {
-        symbolicLinks = true;
-    }
-
-    @Option(names = "--attributes-only", description = "Don't copy the file data, just the attributes.")
-    void setAttributesOnly(boolean v) {
-        attributesOnly = true;
-    }
-
-    @Option(names = "--remove-destination",
-            description = "Remove each existing destination file before attempting to open it (contrast with --force).")
-    boolean removeDestination;
-
-    @Option(names = "--parents", description = "Use full source file name under DIRECTORY.")
-    boolean parents;
-
-    @Option(names = {"-x", "--one-file-system"}, description = "Stay on this file system.")
-    boolean oneFileSystem;
-
-    @Option(names = "-Z", description = "Set SELinux security context of destination file to default type.")
-    boolean defaultContext;
-
-    @Option(names = "--context", arity = "0..1", paramLabel = "CTX",
-            description = "Like -Z, or if CTX is specified then set the SELinux or SMACK security context to CTX.")
-    void setContext(String ctx) {
-        contextValue = !ArgNormalizer.DEFAULT_VALUE.equals(ctx);
-    }
-
-    @Option(names = {"-v", "--verbose"}, description = "Explain what is being done.")
-    boolean verbose;
 
     /** GNU's checks of option combinations, before anything is copied; usage errors. */
     void validate() {
@@ -238,27 +197,7 @@ public final class CpOptions {
     }
 
     private BackupMode backupType(String what, String value) {
-        String[] names = {"none", "off", "simple", "never", "existing", "nil", "numbered", "t"};
-        BackupMode[] modes = {BackupMode.NONE, BackupMode.NONE, BackupMode.SIMPLE, BackupMode.SIMPLE,
-            BackupMode.EXISTING, BackupMode.EXISTING, BackupMode.NUMBERED, BackupMode.NUMBERED};
-        BackupMode match = null;
-        for (int i = 0; i < names.length; i++) {
-            if (names[i].equals(value)) {
-                return modes[i];
-            }
-            if (!value.isEmpty() && names[i].startsWith(value)) {
-                if (match != null && match != modes[i]) {
-                    throw new ParameterException(spec.commandLine(), "ambiguous argument "
-                            + dev.cpx.api.ShellQuote.quote(value) + " for '" + what + "'; valid arguments are "
-                            + "'none', 'off', 'simple', 'never', 'existing', 'nil', 'numbered', 't'");
-                }
-                match = modes[i];
-            }
-        }
-        if (match == null) {
-            throw invalidArgument(what, value, "'none', 'off', 'simple', 'never', 'existing', 'nil', 'numbered', 't'");
-        }
-        return match;
+        return (what.equals("backup type") ? BACKUP : BACKUP.as(what)).match(spec.commandLine(), value);
     }
 
     /** The backup suffix: -S, else SIMPLE_BACKUP_SUFFIX, else {@code ~}. */
@@ -311,9 +250,10 @@ public final class CpOptions {
         if (value == null) {
             throw new ParameterException(spec.commandLine(), "option '" + option + "' requires an argument");
         }
+        ArgMatch<String> words = new ArgMatch<>(option, ATTRIBUTE_WORDS, ATTRIBUTE_MEANINGS);
         EnumSet<Attribute> set = EnumSet.noneOf(Attribute.class);
         for (String word : value.split(",", -1)) {
-            switch (word.toLowerCase(Locale.ROOT)) {
+            switch (words.match(spec.commandLine(), word)) {
                 case "mode" -> set.add(Attribute.MODE);
                 case "ownership" -> set.add(Attribute.OWNERSHIP);
                 case "timestamps" -> set.add(Attribute.TIMESTAMPS);
@@ -323,17 +263,10 @@ public final class CpOptions {
                     set.add(Attribute.CONTEXT);
                     contextRequested = "--preserve".equals(option);
                 }
-                case "all" -> set.addAll(EnumSet.of(Attribute.MODE, Attribute.OWNERSHIP, Attribute.TIMESTAMPS,
+                default -> set.addAll(EnumSet.of(Attribute.MODE, Attribute.OWNERSHIP, Attribute.TIMESTAMPS,
                         Attribute.LINKS, Attribute.XATTR));
-                default -> throw invalidArgument(option, word,
-                        "'mode', 'timestamps', 'ownership', 'links', 'context', 'xattr', 'all'");
             }
         }
         return set;
-    }
-
-    private ParameterException invalidArgument(String option, String value, String valid) {
-        return new ParameterException(spec.commandLine(), "invalid argument " + dev.cpx.api.ShellQuote.quote(value)
-                + " for '" + option + "'; valid arguments are " + valid);
     }
 }

@@ -14,56 +14,69 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
-/** {@code cpx [OPTION]... SOURCE... DEST}: copy like GNU cp, in parallel, with a chosen engine. */
-@Command(name = "cpx",
-        versionProvider = VersionProvider.class,
-        sortOptions = false,
-        usageHelpAutoWidth = true,
-        customSynopsis = {
-            "Usage: cpx [OPTION]... [-T] SOURCE DEST",
-            "  or:  cpx [OPTION]... SOURCE... DIRECTORY",
-            "  or:  cpx [OPTION]... -t DIRECTORY SOURCE...",
-        },
-        description = {"Copy SOURCE to DEST, or multiple SOURCE(s) to DIRECTORY, with parallel workers.",
-            "", "Mandatory arguments to long options are mandatory for short options too."},
-        footer = {"%nExit status: 0 if everything was copied, 1 if anything failed or the command line is wrong, "
-                + "130/143 when interrupted by SIGINT/SIGTERM."})
-public final class CpxCommand implements Callable<Integer> {
+/**
+ * {@code cpx [OPTION]... SOURCE... DEST}: copy like GNU cp, in parallel, with a chosen engine. Its
+ * picocli model is built in code by {@link #spec()} (no annotations: see {@link Specs}), from the
+ * option groups {@link CpOptions} (GNU cp's), {@link EngineOptions}, {@link CopyControlOptions} and
+ * {@link OutputOptions} (cpx's own), each a mixin.
+ */
+public final class CpxCommand implements Callable<Integer>, Specs.Target {
 
-    @Spec
     CommandSpec spec;
-
-    @Mixin
-    CpOptions cp;
-
-    @Mixin
-    EngineOptions engines;
-
-    @Mixin
-    CopyControlOptions control;
-
-    @Mixin
-    OutputOptions display;
-
-    @Option(names = "--debug", description = "Print stack traces of internal errors.")
+    final CpOptions cp = new CpOptions();
+    final EngineOptions engines = new EngineOptions();
+    final CopyControlOptions control = new CopyControlOptions();
+    final OutputOptions display = new OutputOptions();
     boolean debug;
-
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Display this help and exit.")
-    boolean help;
-
-    @Option(names = {"-V", "--version"}, versionHelp = true, description = "Output version information and exit.")
-    boolean version;
-
-    @Parameters(paramLabel = "SOURCE", arity = "0..*", description = "Files and directories to copy, then DEST.")
     List<String> operands = new ArrayList<>();
+
+    /** This command's model: name, usage text, the mixins, its own options and the operands. */
+    public CommandSpec spec() {
+        CommandSpec s = CommandSpec.wrapWithoutInspection(this);
+        s.name("cpx");
+        s.versionProvider(new VersionProvider());
+        s.usageMessage()
+                .sortOptions(false)
+                .autoWidth(true)
+                .customSynopsis(
+                        "Usage: cpx [OPTION]... [-T] SOURCE DEST",
+                        "  or:  cpx [OPTION]... SOURCE... DIRECTORY",
+                        "  or:  cpx [OPTION]... -t DIRECTORY SOURCE...")
+                .description("Copy SOURCE to DEST, or multiple SOURCE(s) to DIRECTORY, with parallel workers.",
+                        "", "Mandatory arguments to long options are mandatory for short options too.")
+                .footer("%nExit status: 0 if everything was copied, 1 if anything failed or the command line is wrong, "
+                        + "130/143 when interrupted by SIGINT/SIGTERM.");
+        s.addMixin("cp", cp.spec());
+        s.addMixin("engines", engines.spec());
+        s.addMixin("control", control.spec());
+        s.addMixin("display", display.spec());
+        s.addOption(Specs.flag(this, "Print stack traces of internal errors.", "--debug"));
+        s.addOption(OptionSpec.builder("-h", "--help").usageHelp(true).description("Display this help and exit.")
+                .type(boolean.class).arity("0").build());
+        s.addOption(OptionSpec.builder("-V", "--version").versionHelp(true).description("Output version information and exit.")
+                .type(boolean.class).arity("0").build());
+        s.addPositional(Specs.operands(this, "SOURCE", "SOURCE", "Files and directories to copy, then DEST."));
+        spec = s;
+        cp.spec = s;
+        engines.spec = s;
+        control.spec = s;
+        display.spec = s;
+        return s;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void set(String key, Object value) {
+        switch (key) {
+            case "--debug" -> debug = true;
+            case "SOURCE" -> operands = (List<String>) value;
+            default -> throw new IllegalStateException("no such option: " + key);
+        }
+    }
 
     @Override
     public Integer call() throws Exception {

@@ -8,35 +8,51 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /** The options that choose and tune the copy engine: {@code --engine}, {@code --list-engines}, {@code --plugin-path}, {@code -j}. */
-public final class EngineOptions {
+public final class EngineOptions implements Specs.Target {
 
     /** Environment variable with extra plugin directories, colon-separated. */
     static final String PLUGIN_PATH_ENV = "CPX_PLUGIN_PATH";
 
-    @Spec(Spec.Target.MIXEE)
+    /** The command these options belong to (for usage errors); set by {@link CpxCommand}. */
     CommandSpec spec;
 
-    @Option(names = "--engine", paramLabel = "ID", completionCandidates = EngineIds.class,
-            description = "Copy engine: auto (default: the fastest available), native, nio, or a plugin's id.")
     String engine = CopyOptions.AUTO_ENGINE;
-
-    @Option(names = "--list-engines", description = "List the engines found, whether they work here, and exit.")
     boolean listEngines;
-
-    @Option(names = "--plugin-path", paramLabel = "DIRS",
-            description = "Also load engine plugins from these directories (colon-separated); see also CPX_PLUGIN_PATH.")
     String pluginPath;
-
     private int jobs = CopyOptions.defaultJobs();
 
-    @Option(names = {"-j", "--jobs"}, paramLabel = "N",
-            description = "Copy with N worker threads (default: twice the number of CPUs, at least 4; see README for why).")
-    void setJobs(int n) {
+    /** picocli's model of these options, in code (see {@link Specs}). */
+    CommandSpec spec() {
+        CommandSpec s = CommandSpec.wrapWithoutInspection(this);
+        Specs.Binding engineBinding = new Specs.Binding(this, "--engine");
+        s.addOption(OptionSpec.builder("--engine").paramLabel("ID").type(String.class).arity("1")
+                .description("Copy engine: auto (default: the fastest available), native, nio, or a plugin's id.")
+                .completionCandidates(new EngineIds()).setter(engineBinding).getter(engineBinding)
+                .hasInitialValue(false).build());
+        s.addOption(Specs.flag(this, "List the engines found, whether they work here, and exit.", "--list-engines"));
+        s.addOption(Specs.value(this, "DIRS", "Also load engine plugins from these directories (colon-separated); "
+                + "see also CPX_PLUGIN_PATH.", "--plugin-path"));
+        s.addOption(Specs.integer(this, "N", "Copy with N worker threads (default: twice the number of CPUs, at least 4; "
+                + "see README for why).", "-j", "--jobs"));
+        return s;
+    }
+
+    @Override
+    public void set(String key, Object value) {
+        switch (key) {
+            case "--engine" -> engine = (String) value;
+            case "--list-engines" -> listEngines = true;
+            case "--plugin-path" -> pluginPath = (String) value;
+            case "--jobs" -> setJobs((Integer) value);
+            default -> throw new IllegalStateException("no such option: " + key);
+        }
+    }
+
+    private void setJobs(int n) {
         if (n < 1 || n > 1024) {
             throw new ParameterException(spec.commandLine(),
                     "invalid number of jobs: '" + n + "' (expected 1 to 1024)");

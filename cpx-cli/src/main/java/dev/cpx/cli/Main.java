@@ -50,7 +50,12 @@ public final class Main {
     }
 
     static CommandLine commandLine(PrintWriter out, PrintWriter err) {
-        CommandLine cmd = new CommandLine(new CpxCommand());
+        return commandLine(new CpxCommand(), out, err, ConfigDefaults.location(System.getenv()));
+    }
+
+    /** The command line of {@code command}, set up as cpx runs it, with the defaults file {@code config}. */
+    static CommandLine commandLine(CpxCommand command, PrintWriter out, PrintWriter err, java.nio.file.Path config) {
+        CommandLine cmd = new CommandLine(command.spec());
         cmd.setCommandName(programName());
         cmd.setOut(out);
         cmd.setErr(err);
@@ -61,10 +66,10 @@ public final class Main {
         cmd.setExecutionExceptionHandler(executionErrors());
         cmd.setExitCodeExceptionMapper(e -> 1);
         HelpLayout.install(cmd);
-        ConfigDefaults config = new ConfigDefaults(cmd, ConfigDefaults.location(System.getenv()));
-        cmd.setDefaultValueProvider(config);
+        ConfigDefaults defaults = new ConfigDefaults(cmd, config);
+        cmd.setDefaultValueProvider(defaults);
         cmd.setExecutionStrategy(parseResult -> {
-            config.parsed();
+            defaults.parsed();
             return new CommandLine.RunLast().execute(parseResult);
         });
         return cmd;
@@ -80,7 +85,8 @@ public final class Main {
             }
             if (ex.getCommandLine().getCommandSpec().defaultValueProvider() instanceof ConfigDefaults config
                     && config.refusedKey(ex) != null) {
-                err.println(programName() + ": " + config.refused(config.refusedKey(ex), gnuMessage(ex)).getMessage());
+                String reason = ex instanceof ArgMatch.Invalid invalid ? invalid.oneLine() : gnuMessage(ex);
+                err.println(programName() + ": " + config.refused(config.refusedKey(ex), reason).getMessage());
                 return 1;
             }
             err.println(programName() + ": " + gnuMessage(ex));

@@ -1,9 +1,6 @@
 package dev.cpx.cli;
 
-import dev.cpx.api.ShellQuote;
-import picocli.CommandLine.ITypeConverter;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.TypeConversionException;
+import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * What cpx shows besides GNU cp's own output: the progress line, the summary, the JSON document;
@@ -11,7 +8,7 @@ import picocli.CommandLine.TypeConversionException;
  * appear by default only when standard error is a terminal: scripts that capture or discard it see
  * what GNU cp would print.
  */
-public final class OutputOptions {
+public final class OutputOptions implements Specs.Target {
 
     /** When something is shown. */
     enum When {
@@ -21,44 +18,58 @@ public final class OutputOptions {
         NEVER
     }
 
-    /** Reads {@code auto}, {@code always} (also the option alone), {@code never}. */
-    static final class WhenConverter implements ITypeConverter<When> {
-        @Override
-        public When convert(String value) {
-            return switch (value) {
-                case ArgNormalizer.DEFAULT_VALUE, "always" -> When.ALWAYS;
-                case "auto" -> When.AUTO;
-                case "never" -> When.NEVER;
-                default -> throw new TypeConversionException(ShellQuote.quote(value) + " is not one of auto, always, never");
-            };
+    /** The words of {@code --progress=} and {@code --summary=}, by prefix as GNU's own values. */
+    private static final String[] WHEN_WORDS = {"auto", "always", "never"};
+    private static final When[] WHEN_MEANINGS = {When.AUTO, When.ALWAYS, When.NEVER};
+
+    /** The command these options belong to (for usage errors); set by {@link CpxCommand}. */
+    CommandSpec spec;
+
+    When progress = When.AUTO;
+    boolean noProgress;
+    When summary = When.AUTO;
+    boolean noSummary;
+    boolean quiet;
+    boolean json;
+    boolean noConfig;
+
+    /** picocli's model of these options, in code (see {@link Specs}). */
+    CommandSpec spec() {
+        CommandSpec s = CommandSpec.wrapWithoutInspection(this);
+        s.addOption(Specs.optional(this, "WHEN", "Show progress on standard error: auto (when it is a terminal; the default), "
+                + "always (--progress alone), never.", "--progress"));
+        s.addOption(Specs.flag(this, "Same as --progress=never.", "--no-progress"));
+        s.addOption(Specs.optional(this, "WHEN", "Print a summary on standard error at the end: auto (when it is a terminal "
+                + "and without --json; the default), always (--summary alone), never.", "--summary"));
+        s.addOption(Specs.flag(this, "Same as --summary=never.", "--no-summary"));
+        s.addOption(Specs.flag(this, "Show no progress and no summary; errors are still reported.", "-q", "--quiet"));
+        s.addOption(Specs.flag(this, "Write the summary and every failure as one JSON document on standard "
+                + "output (-v lines go to standard error).", "--json"));
+        s.addOption(Specs.flag(this, "Ignore the defaults file (~/.config/cpx/cpx.properties).", "--no-config"));
+        return s;
+    }
+
+    @Override
+    public void set(String key, Object value) {
+        switch (key) {
+            case "--progress" -> progress = when("--progress", (String) value);
+            case "--no-progress" -> noProgress = true;
+            case "--summary" -> summary = when("--summary", (String) value);
+            case "--no-summary" -> noSummary = true;
+            case "--quiet" -> quiet = true;
+            case "--json" -> json = true;
+            case "--no-config" -> noConfig = true;
+            default -> throw new IllegalStateException("no such option: " + key);
         }
     }
 
-    @Option(names = "--progress", arity = "0..1", paramLabel = "WHEN", converter = WhenConverter.class,
-            description = "Show progress on standard error: auto (when it is a terminal; the default), always "
-                    + "(--progress alone), never.")
-    When progress = When.AUTO;
-
-    @Option(names = "--no-progress", description = "Same as --progress=never.")
-    boolean noProgress;
-
-    @Option(names = "--summary", arity = "0..1", paramLabel = "WHEN", converter = WhenConverter.class,
-            description = "Print a summary on standard error at the end: auto (when it is a terminal and "
-                    + "without --json; the default), always (--summary alone), never.")
-    When summary = When.AUTO;
-
-    @Option(names = "--no-summary", description = "Same as --summary=never.")
-    boolean noSummary;
-
-    @Option(names = {"-q", "--quiet"}, description = "Show no progress and no summary; errors are still reported.")
-    boolean quiet;
-
-    @Option(names = "--json", description = "Write the summary and every failure as one JSON document on standard "
-            + "output (-v lines go to standard error).")
-    boolean json;
-
-    @Option(names = "--no-config", description = "Ignore the defaults file (~/.config/cpx/cpx.properties).")
-    boolean noConfig;
+    /** {@code auto}, {@code always} (also the option alone), {@code never}, or a prefix of one. */
+    private When when(String option, String value) {
+        if (ArgNormalizer.DEFAULT_VALUE.equals(value)) {
+            return When.ALWAYS;
+        }
+        return new ArgMatch<>(option, WHEN_WORDS, WHEN_MEANINGS).match(spec.commandLine(), value);
+    }
 
     /** Whether standard error is a terminal, as the launcher saw it ({@code [ -t 2 ]}). */
     static boolean stderrIsTerminal() {

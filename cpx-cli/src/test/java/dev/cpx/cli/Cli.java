@@ -39,13 +39,8 @@ final class Cli {
     static List<String> javaCommand(String programName, String classpath) {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
-        cmd.add("--add-opens=java.base/sun.nio.fs=ALL-UNNAMED");
-        cmd.add("--add-opens=java.base/sun.nio.ch=ALL-UNNAMED");
-        cmd.add("--add-opens=java.base/java.io=ALL-UNNAMED");
-        cmd.add("--enable-native-access=ALL-UNNAMED");
-        cmd.add("-XX:+UseSerialGC");
-        cmd.add("-XX:TieredStopAtLevel=1");
-        cmd.add("-Djna.platform.library.path=");
+        // The launchers' JVM flags: the @argfile the build writes (cpx-cli/target/cpx.jvm-args).
+        cmd.add("@" + Path.of(System.getProperty("cpx.jvm.args", "target/cpx.jvm-args")).toAbsolutePath());
         cmd.add("-Dcpx.program=" + programName);
         cmd.add("-cp");
         cmd.add(classpath);

@@ -96,7 +96,7 @@ class ConfigTest {
         "# comment\njbos=2|2|unknown key 'jbos'; known keys: jobs, engine, plugin-path, progress, summary",
         "recursive=true|1|unknown key 'recursive'; known keys: jobs, engine, plugin-path, progress, summary",
         "engine=turbo|1|bad value for 'engine': unknown engine 'turbo'; available engines: native, nio",
-        "progress=sometimes|1|bad value for 'progress': invalid argument for option '--progress': 'sometimes' is not one of auto, always, never",
+        "progress=sometimes|1|bad value for 'progress': invalid argument 'sometimes' for '--progress'; valid arguments are 'auto', 'always', 'never'",
         "jobs=2\nengine=nio\njobs=3|3|'jobs' is set twice (also on line 1)",
         "\n\njobs|3|expected KEY=VALUE, found 'jobs'",
         "summary=|1|no value for 'summary'",

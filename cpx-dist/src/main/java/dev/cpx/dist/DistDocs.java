@@ -37,7 +37,7 @@ public final class DistDocs {
     }
 
     static CommandLine commandLine() {
-        CommandLine cmd = new CommandLine(new CpxCommand());
+        CommandLine cmd = new CommandLine(new CpxCommand().spec());
         cmd.setCommandName(NAME);
         return cmd;
     }

@@ -19,10 +19,28 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  */
 public final class BenchmarkMain {
 
-    /** What the scheduler and the native engine need (the same flags as the ./cpx launcher's). */
-    static final List<String> ENGINE_JVM_FLAGS = List.of(
-            "--add-opens=java.base/sun.nio.fs=ALL-UNNAMED", "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
-            "--add-opens=java.base/java.io=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED");
+    /**
+     * What the scheduler and the native engine need: the parent pom's {@code cpx.jvm.opens}, the list
+     * the launchers' {@code cpx.jvm-args} starts with, written into this jar at build time.
+     */
+    static final List<String> ENGINE_JVM_FLAGS = engineJvmFlags();
+
+    private static List<String> engineJvmFlags() {
+        try (var in = BenchmarkMain.class.getResourceAsStream("engine.jvm-args")) {
+            if (in == null) {
+                throw new IllegalStateException("engine.jvm-args missing from the jar: build cpx-jmh with Maven");
+            }
+            List<String> flags = new ArrayList<>();
+            for (String line : new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
+                if (!line.isBlank() && !line.startsWith("#")) {
+                    flags.addAll(Arrays.asList(line.trim().split("\\s+")));
+                }
+            }
+            return List.copyOf(flags);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
 
     private BenchmarkMain() {
     }

@@ -59,10 +59,10 @@ class CopyTreeTest {
 
     /** Runs the example's main in its own JVM, with the flags README tells library users to give. */
     private Result run(String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "--add-opens=java.base/sun.nio.fs=ALL-UNNAMED", "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
-                "--add-opens=java.base/java.io=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), CopyTree.class.getName()));
+        // The flags are the parent pom's cpx.jvm.opens (the one list), given to this test by surefire.
+        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java")));
+        cmd.addAll(List.of(System.getProperty("cpx.jvm.opens", "").trim().split("\\s+")));
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), CopyTree.class.getName()));
         cmd.addAll(List.of(args));
         Path out = dir.resolve("out.txt");
         Path err = dir.resolve("err.txt");
