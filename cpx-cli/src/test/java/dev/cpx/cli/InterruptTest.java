@@ -123,8 +123,9 @@ class InterruptTest {
                 "fifo", "out")) {
             cpx.awaitWhileRunning("the copy to block on the FIFO", () -> blockedOnFifo(cpx.pid()));
             cpx.signal("INT");
-            Thread.sleep(1000);
-            assertTrue(cpx.isAlive(), "the first Ctrl-C waits for the file in flight");
+            // Once the signal is no longer pending, the JVM has taken it; cpx must still wait on the FIFO.
+            cpx.awaitWhileRunning("the first SIGINT to be taken", () -> !signalPending(cpx.pid(), 2));
+            assertTrue(cpx.isAlive() && blockedOnFifo(cpx.pid()), "the first Ctrl-C waits for the file in flight");
             cpx.signal("INT");
             Cli.Result r = cpx.awaitEnd(10);
             assertNotNull(r, "the second Ctrl-C ends cpx at once");
@@ -148,6 +149,26 @@ class InterruptTest {
     }
 
     /** Whether a thread of the process waits for a FIFO's other end ({@code wait_for_partner} in the kernel). */
+    /** Whether signal {@code number} is pending for the process or one of its threads ({@code /proc/PID/task/*\/status}). */
+    private static boolean signalPending(long pid, int number) throws IOException {
+        long bit = 1L << (number - 1);
+        try (Stream<Path> tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+            for (Path t : (Iterable<Path>) tasks::iterator) {
+                try {
+                    for (String line : Files.readAllLines(t.resolve("status"))) {
+                        if ((line.startsWith("SigPnd:") || line.startsWith("ShdPnd:"))
+                                && (Long.parseUnsignedLong(line.substring(7).trim(), 16) & bit) != 0) {
+                            return true;
+                        }
+                    }
+                } catch (IOException e) {
+                    // the thread ended meanwhile
+                }
+            }
+        }
+        return false;
+    }
+
     private static boolean blockedOnFifo(long pid) throws IOException {
         try (Stream<Path> tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
             for (Path t : (Iterable<Path>) tasks::iterator) {

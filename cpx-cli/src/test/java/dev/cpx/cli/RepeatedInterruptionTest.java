@@ -58,8 +58,9 @@ class RepeatedInterruptionTest {
         for (String signal : signals) {
             try (Running cpx = Running.start(dir, List.of(), Map.of(), false,
                     "--engine=" + engine, "-a", "--resume", "-j", "3", "src", "dst")) {
-                Thread.sleep(300 + random.nextInt(1500));
-                if (!cpx.isAlive()) {
+                // Stopped once a random number more files are in, whatever the machine's speed.
+                long target = completeFiles(dir.resolve("dst")) + 1 + random.nextInt(400);
+                if (!runsUntil(cpx, () -> completeFiles(dir.resolve("dst")) >= target)) {
                     break; // finished before this signal: the loop has done its job
                 }
                 cpx.signal(signal);
@@ -85,6 +86,34 @@ class RepeatedInterruptionTest {
         }
         guard.assertUnchanged();
         assertTrue(stopped >= 1, "the copy was stopped at least once");
+    }
+
+    /** Waits until {@code condition} holds while cpx runs; false when cpx ended first. */
+    private static boolean runsUntil(Running cpx, Running.Check condition) throws Exception {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(5);
+        while (cpx.isAlive()) {
+            if (condition.holds()) {
+                return true;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("cpx neither finished nor got further in five minutes");
+            }
+            Thread.sleep(5);
+        }
+        return false;
+    }
+
+    /** Regular files under {@code dst} with their final names. */
+    private static long completeFiles(Path dst) throws IOException {
+        if (!Files.isDirectory(dst)) {
+            return 0;
+        }
+        try (Stream<Path> walk = Files.walk(dst)) {
+            return walk.filter(p -> Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                    && !TempNames.isTemp(p.getFileName())).count();
+        } catch (java.io.UncheckedIOException e) {
+            return 0; // an entry was renamed while being looked at: ask again
+        }
     }
 
     private static void assertOnlyCompleteFiles(Path src, Path dst) throws IOException {
