@@ -37,6 +37,8 @@ import java.util.Set;
  * @param verify read back and compare each copied file
  * @param dryRun report what would be done, touch nothing
  * @param fsync make data and directories durable before returning
+ * @param writeThroughDanglingSymlinks create a new file through a dangling destination symlink (GNU cp
+ *     does when {@code POSIXLY_CORRECT} is set) instead of refusing to
  * @param defaultModes {@code --no-preserve=mode}: new entries get the default permissions (0666 for
  *     files, 0777 for directories, less the umask) rather than the source's
  */
@@ -65,7 +67,8 @@ public record CopyOptions(
         boolean verify,
         boolean dryRun,
         boolean fsync,
-        boolean defaultModes) {
+        boolean defaultModes,
+        boolean writeThroughDanglingSymlinks) {
 
     /** The smallest {@link #rangeSize()} other than 0. */
     public static final long MIN_RANGE_SIZE = 64 << 10;
@@ -139,6 +142,7 @@ public record CopyOptions(
         b.dryRun = dryRun;
         b.fsync = fsync;
         b.defaultModes = defaultModes;
+        b.writeThroughDanglingSymlinks = writeThroughDanglingSymlinks;
         return b;
     }
 
@@ -185,6 +189,7 @@ public record CopyOptions(
         private boolean dryRun;
         private boolean fsync;
         private boolean defaultModes;
+        private boolean writeThroughDanglingSymlinks;
 
         private Builder() {
         }
@@ -215,11 +220,12 @@ public record CopyOptions(
         public Builder dryRun(boolean v) { dryRun = v; return this; }
         public Builder fsync(boolean v) { fsync = v; return this; }
         public Builder defaultModes(boolean v) { defaultModes = v; return this; }
+        public Builder writeThroughDanglingSymlinks(boolean v) { writeThroughDanglingSymlinks = v; return this; }
 
         public CopyOptions build() {
             return new CopyOptions(recursive, dereference, preserve, overwrite, update, force, removeDestination, backup,
                     backupSuffix, mode, target, parents, oneFileSystem, sparse, reflink, copyContents, engine, jobs,
-                    rangeSize, excludes, resume, verify, dryRun, fsync, defaultModes);
+                    rangeSize, excludes, resume, verify, dryRun, fsync, defaultModes, writeThroughDanglingSymlinks);
         }
     }
 }

@@ -242,7 +242,9 @@ public final class CpOptions implements Specs.Target {
                 .removeDestination(removeDestination)
                 .parents(parents)
                 .oneFileSystem(oneFileSystem)
-                .defaultModes(defaultModes);
+                .defaultModes(defaultModes)
+                // GNU cp writes through a dangling destination symlink when POSIXLY_CORRECT is set.
+                .writeThroughDanglingSymlinks(System.getenv("POSIXLY_CORRECT") != null);
     }
 
     private EnumSet<Attribute> attributes(String option, String list, String defaultList) {

@@ -45,8 +45,13 @@ public final class Destinations {
      * @param replaced whether something was at the destination (overwritten, backed up or removed)
      * @param existing the destination's stat when the action is {@link Action#EXISTING} (null when it could
      *     not be looked at: a looping symlink with {@code -f}, removed when opening it fails)
+     * @param createAt where a new entry is made: the destination, or where the dangling symlink there points
+     *     ({@code POSIXLY_CORRECT})
      */
-    public record Decision(Action action, Path backup, boolean replaced, Stat existing) {
+    public record Decision(Action action, Path backup, boolean replaced, Stat existing, Path createAt) {
+        Decision(Action action, Path backup, boolean replaced, Stat existing) {
+            this(action, backup, replaced, existing, null);
+        }
     }
 
     private static final Decision SKIP = new Decision(Action.SKIP, null, false, null);
@@ -136,6 +141,17 @@ public final class Destinations {
                 return remove(kind, e.source(), e.target()) ? new Decision(Action.CREATE, null, true, null) : SKIP;
             }
             default -> {
+                if (go.throughDanglingSymlink()) {
+                    try {
+                        Path link = e.target();
+                        Path dir = link.toAbsolutePath().getParent();
+                        return new Decision(Action.CREATE, null, false, null, dir.resolve(Files.readSymbolicLink(link)));
+                    } catch (IOException x) {
+                        context.outcomes().failed(kind, e.source(), e.target(),
+                                Diagnostic.of("cannot create regular file {0}", e.target(), Diagnostic.reasonOf(x)));
+                        return SKIP;
+                    }
+                }
                 if (go.newDestination()) {
                     return new Decision(Action.CREATE, null, false, null);
                 }

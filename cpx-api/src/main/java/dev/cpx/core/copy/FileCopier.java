@@ -93,7 +93,9 @@ public final class FileCopier {
                 }
                 case CREATE -> {
                     if (context.effects().changes()) {
-                        create(e, naming, d.backup(), d.replaced(), named);
+                        // Made where a dangling symlink points, with POSIXLY_CORRECT; else at the destination.
+                        Entry at = d.createAt() == null ? e : new Entry(e.source(), d.createAt(), e.stat(), e.placement());
+                        create(at, naming, d.backup(), d.replaced(), named);
                     } else {
                         // --dry-run: say what would be done, read and write nothing.
                         naming.skip();
@@ -137,7 +139,11 @@ public final class FileCopier {
         try {
             boolean resumable = st.size() >= RESUMABLE_SIZE && in != null;
             file = resumable && context.options().resume() ? newFiles.continuing(e.target(), in).orElse(null) : null;
-            if (file == null) {
+            if (file == null && !st.isRegular()) {
+                // A FIFO or device read as data may never end: its copy exists at once under its name (as
+                // GNU cp makes it), restricted to the owner until its attributes are set.
+                file = newFiles.createAtFinalName(e.target(), CreationModes.of(st, context.options()) & restricted());
+            } else if (file == null) {
                 file = newFiles.create(e.target(), CreationModes.of(st, context.options()) | extra, resumable);
             }
             data = in == null ? DataResult.copied(0)
@@ -166,8 +172,9 @@ public final class FileCopier {
             return;
         }
         metadata.apply(e.source(), file.attributesPath(), e.target(), st, false, true);
-        if (extra != 0 && !context.options().preserves(Attribute.MODE)) {
-            // The owner-write bit added so the xattrs could be set comes off again.
+        boolean restricted = !st.isRegular() && (CreationModes.of(st, context.options()) & ~restricted() & 0777 & ~Umask.get()) != 0;
+        if ((extra != 0 || restricted) && !context.options().preserves(Attribute.MODE)) {
+            // The bits added so the xattrs could be set come off again, those held back come back.
             metadata.chmod(e.source(), file.attributesPath(), CreationModes.of(st, context.options()) & 0777 & ~Umask.get());
         }
         try {
@@ -205,6 +212,14 @@ public final class FileCopier {
                 // The source was only read: closing it cannot hurt the copy.
             }
         }
+    }
+
+    /**
+     * The permission bits a file named before it is complete may have meanwhile: all, or only the
+     * owner's when the ownership is to change (until then another user could open it), as GNU cp does.
+     */
+    private int restricted() {
+        return context.options().preserves(Attribute.OWNERSHIP) ? 0700 : 07777;
     }
 
     /**

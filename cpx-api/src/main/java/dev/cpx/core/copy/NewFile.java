@@ -18,12 +18,15 @@ final class NewFile {
     private final FileChannel channel;
     private final Path temp;
     private final long resumedAt;
+    /** Made under its final name already ({@link NewFiles#createAtFinalName}): naming it does nothing. */
+    private final boolean atFinalName;
 
-    NewFile(Effects effects, FileChannel channel, Path temp, long resumedAt) {
+    NewFile(Effects effects, FileChannel channel, Path temp, long resumedAt, boolean atFinalName) {
         this.effects = effects;
         this.channel = channel;
         this.temp = temp;
         this.resumedAt = resumedAt;
+        this.atFinalName = atFinalName;
     }
 
     /** Bytes already in place from an interrupted copy ({@link NewFiles#continuing}); 0 for a new file. */
@@ -55,6 +58,9 @@ final class NewFile {
     /** Gives the file its final name and releases it. */
     void publish(Path target) throws IOException {
         try {
+            if (atFinalName) {
+                return;
+            }
             if (temp != null) {
                 effects.rename(temp, target);
             } else {
@@ -67,7 +73,8 @@ final class NewFile {
 
     /**
      * Gives up on the file. An unnamed file vanishes; a named partial file is deleted unless
-     * {@code keepPartial}, which leaves it for {@code --resume}.
+     * {@code keepPartial}, which leaves it for {@code --resume}; one made at its final name stays, as
+     * GNU cp leaves it.
      */
     void abandon(boolean keepPartial) {
         try {
@@ -75,7 +82,7 @@ final class NewFile {
         } catch (IOException e) {
             // nothing more to lose
         }
-        if (temp != null && !keepPartial) {
+        if (temp != null && !keepPartial && !atFinalName) {
             try {
                 effects.remove(temp);
             } catch (IOException e) {

@@ -21,6 +21,8 @@ final class NewFiles {
 
     private static final Set<OpenOption> CREATE_TEMP = Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE,
             StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS);
+    private static final Set<OpenOption> CREATE_FINAL = Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW,
+            LinkOption.NOFOLLOW_LINKS);
     private static final Set<OpenOption> CONTINUE_TEMP = Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE,
             LinkOption.NOFOLLOW_LINKS);
 
@@ -41,12 +43,21 @@ final class NewFiles {
             Path dir = target.getParent() == null ? Path.of(".") : target.getParent();
             Optional<FileChannel> file = effects.createUnnamed(dir, mode & 0777);
             if (file.isPresent()) {
-                return new NewFile(effects, file.get(), null, 0);
+                return new NewFile(effects, file.get(), null, 0, false);
             }
             unnamed = false;
         }
         Path temp = TempNames.of(target);
-        return new NewFile(effects, effects.open(temp, CREATE_TEMP, mode), temp, 0);
+        return new NewFile(effects, effects.open(temp, CREATE_TEMP, mode), temp, 0, false);
+    }
+
+    /**
+     * A file made at once under its final name {@code target} (which must not exist), for a copy that
+     * may never end: a FIFO or device read as data. The one kind of copy seen under its name before
+     * it is complete, as it is with GNU cp.
+     */
+    NewFile createAtFinalName(Path target, int mode) throws IOException {
+        return new NewFile(effects, effects.open(target, CREATE_FINAL, mode), target, 0, true);
     }
 
     /**
@@ -70,7 +81,7 @@ final class NewFiles {
         int overlap = (int) Math.min(trusted, 64 << 10);
         if (size <= source.size() && (trusted == 0 || Verifier.sameRange(source, channel, trusted - overlap, overlap))) {
             channel.truncate(trusted);
-            return Optional.of(new NewFile(effects, channel, temp, trusted));
+            return Optional.of(new NewFile(effects, channel, temp, trusted, false));
         }
         channel.close();
         return Optional.empty();

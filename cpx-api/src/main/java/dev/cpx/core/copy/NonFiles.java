@@ -96,8 +96,35 @@ public final class NonFiles {
         // GNU replaces an existing destination with -f or -i for -l, and always for a kept hard link.
         boolean replace = !linkMode || context.options().force() || context.options().overwrite() == OverwritePolicy.ASK;
         Effects effects = context.effects();
-        return make(e, replace, Attributes.NONE, Diagnostic.of("cannot create hard link {0} to {1}", e.target(), existing),
-                at -> effects.createLink(at, follow ? existing.toRealPath() : existing));
+        Maker maker = at -> effects.createLink(at, follow ? existing.toRealPath() : existing);
+        Diagnostic cannot = Diagnostic.of("cannot create hard link {0} to {1}", e.target(), existing);
+        if (!linkMode) {
+            return linkToEarlierCopy(e, cannot, maker);
+        }
+        return make(e, replace, Attributes.NONE, cannot, maker);
+    }
+
+    /**
+     * {@code --preserve=links}: a later name of an inode already copied becomes a link to that copy,
+     * replacing what is there, as GNU cp does; also where {@code -u} finds the destination up to
+     * date, so hard links copied before stay one inode.
+     */
+    private boolean linkToEarlierCopy(Entry e, Diagnostic cannot, Maker maker) {
+        Destinations.Decision d = destinations.prepare(e);
+        if (d.action() == Destinations.Action.SKIP) {
+            return false;
+        }
+        try {
+            makeOrReplace(maker, e.target(), d.action() == Destinations.Action.EXISTING || d.action() == Destinations.Action.DONE);
+        } catch (IOException x) {
+            context.outcomes().failed(e.kind(), e.source(), e.target(), cannot.withReason(Diagnostic.reasonOf(x)));
+            return false;
+        }
+        destinations.made(e);
+        if (d.action() != Destinations.Action.DONE) {
+            context.outcomes().copied(e.kind(), e.source(), e.target(), 0, d.backup(), d.replaced());
+        }
+        return true;
     }
 
     /** {@code -s}: makes {@code e}'s destination a symbolic link to its source as given. */

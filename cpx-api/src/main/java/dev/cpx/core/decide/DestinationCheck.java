@@ -64,7 +64,11 @@ public final class DestinationCheck {
      * @param destination the destination's stat as looked at; null when it does not exist or could not be
      *     looked at (a looping symlink with {@code -f}: the copy then removes it when opening fails)
      */
-    public record Go(boolean newDestination, Prepare prepare, Stat destination) implements Decision {
+    public record Go(boolean newDestination, Prepare prepare, Stat destination, boolean throughDanglingSymlink)
+            implements Decision {
+        public Go(boolean newDestination, Prepare prepare, Stat destination) {
+            this(newDestination, prepare, destination, false);
+        }
     }
 
     /** A destination's stat, or why there is none. */
@@ -154,6 +158,9 @@ public final class DestinationCheck {
                 // Followed and not found: a symlink there is dangling, and a new file is not made through it.
                 Stat link = probe.destination(false).stat();
                 if (link != null && link.isSymlink()) {
+                    if (o.writeThroughDanglingSymlinks()) {
+                        return new Go(true, Prepare.NONE, link, true);
+                    }
                     return new Fail(Diagnostic.of("not writing through dangling symlink {0}", e.target()));
                 }
             }
