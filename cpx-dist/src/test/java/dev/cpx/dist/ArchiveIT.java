@@ -28,9 +28,15 @@ class ArchiveIT {
         assertEquals("rwxr-xr-x", PosixFilePermissions.toString(Files.getPosixFilePermissions(root.resolve("bin/cpx"))));
         assertEquals(new TreeSet<>(java.util.List.of("cpx-api-" + Dist.VERSION + ".jar", "cpx-cli-" + Dist.VERSION + ".jar",
                 "cpx-engine-native-" + Dist.VERSION + ".jar", "cpx-engine-nio-" + Dist.VERSION + ".jar",
+                "cpx-picocli-" + Dist.VERSION + ".jar", "cpx.jvm-args", "native",
                 "jline-native-3.24.1.jar", "jline-terminal-3.24.1.jar", "jline-terminal-jna-3.24.1.jar", "jna-5.19.1.jar",
-                "picocli-4.7.7.jar", "progressbar-0.10.1.jar")), names(root.resolve("lib")),
-                "lib/ holds cpx and its runtime dependencies only (no build-time generator, no example plugin)");
+                "progressbar-0.10.1.jar")), names(root.resolve("lib")),
+                "lib/ holds cpx, its runtime dependencies (picocli as cpx-picocli, compiled for class data sharing), the JVM "
+                        + "flags and JNA's native part only (no build-time generator, no example plugin)");
+        assertTrue(Files.readString(root.resolve("lib/cpx.jvm-args")).contains("--add-opens=java.base/sun.nio.fs=ALL-UNNAMED"));
+        try (var natives = Files.walk(root.resolve("lib/native"))) {
+            assertTrue(natives.anyMatch(p -> p.getFileName().toString().equals("libjnidispatch.so")), "JNA's native part in lib/native");
+        }
         assertEquals(new TreeSet<>(java.util.List.of("README")), names(root.resolve("plugins")), "plugins/ is there, empty but for its README");
         for (String f : new String[] {"share/man/man1/cpx.1", "share/bash-completion/completions/cpx", "share/zsh/site-functions/_cpx",
             "README.md"}) {
