@@ -18,27 +18,33 @@ final class OperandTask extends Task {
     private final Path source;
     private final Path target;
     private final Runnable start;
+    private final Runnable then;
     /** Guarded by the root: operands started after this one that wait for it. */
     private final List<OperandTask> waiters = new ArrayList<>();
     private int waitingFor;
     private boolean done;
 
-    OperandTask(Task parent, Outcomes outcomes, Path source, Path target, Runnable start) {
+    /**
+     * @param start the operand's work (what it spawns completes before it does)
+     * @param done what follows once everything of it is done, before a later operand waiting for it starts
+     */
+    OperandTask(Task parent, Outcomes outcomes, Path source, Path target, Runnable start, Runnable done) {
         super(parent, outcomes);
         this.source = source;
         this.target = target;
         this.start = start;
+        this.then = done;
     }
 
     /**
      * Registers this operand with {@code root}, to start once the {@code earlier} operands it overlaps
-     * have completed (at once when there are none).
+     * (all of them when {@code serial}) have completed; at once when there are none.
      */
-    void after(Task root, List<OperandTask> earlier) {
+    void after(Task root, List<OperandTask> earlier, boolean serial) {
         root.addToPendingCount(1);
         synchronized (root) {
             for (OperandTask e : earlier) {
-                if (!e.done && e.overlaps(source, target)) {
+                if (!e.done && (serial || e.overlaps(source, target))) {
                     e.waiters.add(this);
                     waitingFor++;
                 }
@@ -57,6 +63,7 @@ final class OperandTask extends Task {
 
     @Override
     protected void completed() {
+        then.run();
         List<OperandTask> ready = new ArrayList<>();
         synchronized (getCompleter()) {
             done = true;

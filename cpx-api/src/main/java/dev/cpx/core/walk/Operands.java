@@ -1,6 +1,8 @@
 package dev.cpx.core.walk;
 
+import dev.cpx.api.Attribute;
 import dev.cpx.api.BackupMode;
+import dev.cpx.api.CopyOptions;
 import dev.cpx.api.Dereference;
 import dev.cpx.api.Diagnostic;
 import dev.cpx.api.EntryKind;
@@ -9,11 +11,12 @@ import dev.cpx.core.copy.Destinations;
 import dev.cpx.core.decide.Entry;
 import dev.cpx.core.decide.ForcedBackup;
 import dev.cpx.core.decide.JustCreated;
+import dev.cpx.core.decide.ParentModes;
 import dev.cpx.core.decide.Placement;
-import dev.cpx.core.finish.Metadata;
 import dev.cpx.core.finish.ResumeMarker;
 import dev.cpx.core.fs.Stat;
 import dev.cpx.core.fs.TempNames;
+import dev.cpx.core.fs.Umask;
 import dev.cpx.core.run.RunContext;
 import dev.cpx.core.run.Task;
 import dev.cpx.spi.support.PathBytes;
@@ -38,15 +41,16 @@ final class Operands {
     private final Dispatch dispatch;
     private final Destinations destinations;
     private final JustCreated justCreated;
-    private final Metadata metadata;
     private final ResumeMarker resumeMarker;
     private final Task root;
     /** The operands started so far, each until it completes. */
     private final List<OperandTask> started = new ArrayList<>();
-    /** Parent directories made for --parents, whose attributes are set at the end. */
-    private final List<Parent> parentsMade = new ArrayList<>();
-
-    private record Parent(Path source, Path target, Stat stat) {
+    /**
+     * A parent directory of a {@code --parents} copy, given attributes once the operand is copied.
+     *
+     * @param restore the mode it gets when its mode is not preserved; -1 to leave it
+     */
+    private record Parent(Path source, Path target, Stat stat, int restore) {
     }
 
     /** Directory operands started (device, inode, target), to warn about one named twice. */
@@ -61,13 +65,12 @@ final class Operands {
     /** Directories that got new entries from the operands themselves, synced at the end with --fsync. */
     private final Set<Path> touchedDirectories = Collections.synchronizedSet(new LinkedHashSet<>());
 
-    Operands(RunContext context, Dispatch dispatch, Destinations destinations, JustCreated justCreated, Metadata metadata,
+    Operands(RunContext context, Dispatch dispatch, Destinations destinations, JustCreated justCreated,
             ResumeMarker resumeMarker, Task root) {
         this.context = context;
         this.dispatch = dispatch;
         this.destinations = destinations;
         this.justCreated = justCreated;
-        this.metadata = metadata;
         this.resumeMarker = resumeMarker;
         this.root = root;
     }
@@ -103,18 +106,27 @@ final class Operands {
             Path target;
             if (context.options().parents()) {
                 target = destDir.resolve(relative(named));
-                if (!makeParents(named, target)) {
-                    continue;
-                }
             } else {
                 target = into ? inside(destDir, named) : destination;
             }
-            Path src = source;
-            Path dst = target;
             OperandTask[] self = new OperandTask[1];
-            self[0] = new OperandTask(root, context.outcomes(), source, target, () -> startOne(self[0], src, dst, into));
+            List<Parent> parents = new ArrayList<>();
+            Runnable start = () -> {
+                if (context.options().parents()) {
+                    // GNU makes the parents when this operand's turn comes, and gives them their
+                    // attributes once it is copied.
+                    List<Parent> made = makeParents(named, target);
+                    if (made == null) {
+                        return;
+                    }
+                    parents.addAll(made);
+                }
+                startOne(self[0], source, target, into);
+            };
+            self[0] = new OperandTask(root, context.outcomes(), source, target, start, () -> reprotect(parents));
             // As GNU cp, which copies operands one at a time: this one sees the earlier ones' results.
-            self[0].after(root, started);
+            // With --parents, operands make and set directories they may share: one after the other.
+            self[0].after(root, started, context.options().parents());
             started.add(self[0]);
         }
     }
@@ -126,50 +138,140 @@ final class Operands {
     }
 
     /**
-     * {@code --parents}: creates the missing directories between the target directory and the copy of
-     * {@code source}, each with the mode of its source directory, as GNU cp does.
+     * {@code --parents}: makes the missing directories between the target directory and the copy of
+     * {@code source}, in GNU cp's order: each component of the source is checked to be a directory
+     * before its copy is made (restricted while the copy runs, see {@link ParentModes}). Returns the
+     * parents whose attributes are set once the operand is copied (with {@code -p}, also those that
+     * existed), or null after a failure (reported): then the operand is not copied. When every parent
+     * exists already, nothing is done to them.
      */
-    private boolean makeParents(Path source, Path target) {
+    private List<Parent> makeParents(Path source, Path target) {
         Path relative = relative(source);
         int count = relative.getNameCount();
+        if (count <= 1) {
+            return List.of();
+        }
+        Path parent = target.getParent();
+        Stat whole = Stat.statOrNull(parent);
+        if (whole != null) {
+            if (!whole.isDirectory()) {
+                fail(source, parent, Diagnostic.of("{0} exists but is not a directory", parent));
+                return null;
+            }
+            return List.of();
+        }
+        CopyOptions o = context.options();
+        boolean preserving = o.preserves(Attribute.OWNERSHIP) || o.preserves(Attribute.MODE) || o.preserves(Attribute.TIMESTAMPS);
         Path base = target;
         for (int i = 0; i < count; i++) {
             base = base.getParent();
         }
-        Path srcDir = source.getRoot() == null ? null : source.getRoot();
+        List<Parent> list = new ArrayList<>();
+        Path srcDir = source.getRoot();
         Path dstDir = base;
         for (int i = 0; i < count - 1; i++) {
             Path name = relative.getName(i);
             srcDir = srcDir == null ? name : srcDir.resolve(name);
             dstDir = dstDir.resolve(name);
-            try {
-                Stat srcStat = Stat.stat(srcDir);
-                if (Stat.lstatOrNull(dstDir) == null) {
-                    context.effects().createDirectory(dstDir, srcStat.permissions());
-                    context.outcomes().parentCreated(srcDir, dstDir);
-                    parentsMade.add(new Parent(srcDir, dstDir, srcStat));
+            Stat existing = Stat.statOrNull(dstDir);
+            Stat srcStat = null;
+            if (existing == null || preserving) {
+                try {
+                    srcStat = Stat.stat(srcDir);
+                } catch (IOException e) {
+                    fail(srcDir, dstDir, Diagnostic.of("failed to get attributes of {0}", srcDir, Diagnostic.reasonOf(e)));
+                    return null;
                 }
-            } catch (IOException e) {
-                context.outcomes().failed(EntryKind.DIRECTORY, srcDir, dstDir,
-                        Diagnostic.of("cannot make directory {0}", dstDir, Diagnostic.reasonOf(e)));
-                return false;
+                if (!srcStat.isDirectory()) {
+                    fail(srcDir, dstDir, Diagnostic.of("failed to get attributes of {0}", srcDir, "Not a directory"));
+                    return null;
+                }
+            }
+            if (existing == null) {
+                int omitted = ParentModes.omitted(srcStat.permissions(), o);
+                try {
+                    context.effects().createDirectory(dstDir, ParentModes.mkdirMode(srcStat.permissions(), o));
+                } catch (IOException e) {
+                    fail(srcDir, dstDir, Diagnostic.of("cannot make directory {0}", dstDir, Diagnostic.reasonOf(e)));
+                    return null;
+                }
+                context.outcomes().parentCreated(srcDir, dstDir);
+                Stat made = Stat.lstatOrNull(dstDir);
+                int restore = made == null ? -1 : ParentModes.restoreMode(made.permissions(), omitted, Umask.get(), o);
+                if (made != null && (made.permissions() & 0700) != 0700) {
+                    try {
+                        // Searchable and writable while the copy goes into it.
+                        context.effects().setMode(dstDir, made.permissions() | 0700);
+                    } catch (IOException e) {
+                        fail(srcDir, dstDir, Diagnostic.of("setting permissions for {0}", dstDir, Diagnostic.reasonOf(e)));
+                        return null;
+                    }
+                }
+                list.add(new Parent(srcDir, dstDir, srcStat, restore));
+            } else if (!existing.isDirectory()) {
+                fail(srcDir, dstDir, Diagnostic.of("{0} exists but is not a directory", dstDir));
+                return null;
+            } else if (preserving) {
+                list.add(new Parent(srcDir, dstDir, srcStat, -1));
             }
         }
-        return true;
+        return list;
+    }
+
+    private void fail(Path source, Path target, Diagnostic why) {
+        context.outcomes().failed(EntryKind.DIRECTORY, source, target, why);
     }
 
     /**
-     * After everything: the parents made for --parents get their preserved attributes (deepest
-     * first), directories that got new entries are synced (--fsync), and a complete copy loses its
-     * --resume marker.
+     * After an operand with {@code --parents} is copied: its parents get the preserved attributes of
+     * their sources, deepest first, or the mode they were meant to have (GNU's {@code re_protect}).
+     */
+    private void reprotect(List<Parent> parents) {
+        CopyOptions o = context.options();
+        for (int i = parents.size() - 1; i >= 0; i--) {
+            Parent p = parents.get(i);
+            try {
+                if (o.preserves(Attribute.TIMESTAMPS)) {
+                    context.effects().setTimes(p.target(), p.stat().atime(), p.stat().mtime(), true);
+                }
+            } catch (IOException e) {
+                fail(p.source(), p.target(), Diagnostic.of("failed to preserve times for {0}", p.target(), Diagnostic.reasonOf(e)));
+                return;
+            }
+            if (o.preserves(Attribute.OWNERSHIP)) {
+                try {
+                    context.effects().setOwner(p.target(), p.stat().uid(), p.stat().gid(), false);
+                } catch (IOException e) {
+                    // As for every entry: an unprivileged user keeps the group if possible, says nothing.
+                    try {
+                        context.effects().setGroup(p.target(), p.stat().gid(), false);
+                    } catch (IOException ignored) {
+                        // the group is not ours to give either
+                    }
+                }
+            }
+            int mode = o.preserves(Attribute.MODE) ? p.stat().permissions() : p.restore();
+            if (mode >= 0) {
+                try {
+                    context.effects().setMode(p.target(), mode);
+                } catch (IOException e) {
+                    fail(p.source(), p.target(), Diagnostic.of("failed to preserve permissions for {0}", p.target(),
+                            Diagnostic.reasonOf(e)));
+                    return;
+                }
+            }
+        }
+        if (o.fsync()) {
+            parents.forEach(p -> touchedDirectories.add(p.target()));
+        }
+    }
+
+    /**
+     * After everything: directories that got new entries are synced (--fsync), and a complete copy
+     * loses its --resume marker.
      */
     void finish() {
-        for (int i = parentsMade.size() - 1; i >= 0; i--) {
-            Parent p = parentsMade.get(i);
-            metadata.apply(p.source(), p.target(), p.target(), p.stat(), false, false);
-        }
         if (context.options().fsync()) {
-            parentsMade.forEach(p -> touchedDirectories.add(p.target()));
             touchedDirectories.forEach(d -> dispatch.directories().sync(d, d));
         }
         if (context.counters().failed.sum() == 0 && !context.cancelled()) {

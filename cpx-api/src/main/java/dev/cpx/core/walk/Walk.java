@@ -34,7 +34,7 @@ public final class Walk {
         Directories directories = new Directories(context, destinations, metadata, resumeMarker);
         Dispatch dispatch = new Dispatch(context, files, nonFiles, directories, excludes);
         Root root = new Root(context.outcomes(), sources, destination,
-                task -> new Operands(context, dispatch, destinations, justCreated, metadata, resumeMarker, task), end);
+                task -> new Operands(context, dispatch, destinations, justCreated, resumeMarker, task), end);
         return new CopyRun.Root(root, transfers::snapshot);
     }
 }
