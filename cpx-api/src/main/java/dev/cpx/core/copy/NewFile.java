@@ -73,8 +73,8 @@ final class NewFile {
 
     /**
      * Gives up on the file. An unnamed file vanishes; a named partial file is deleted unless
-     * {@code keepPartial}, which leaves it for {@code --resume}; one made at its final name stays, as
-     * GNU cp leaves it.
+     * {@code keepPartial}, which leaves it for {@code --resume}; one made at its final name (a stream's
+     * copy) is deleted, as it is not complete.
      */
     void abandon(boolean keepPartial) {
         try {
@@ -82,7 +82,7 @@ final class NewFile {
         } catch (IOException e) {
             // nothing more to lose
         }
-        if (temp != null && !keepPartial && !atFinalName) {
+        if (temp != null && (!keepPartial || atFinalName)) {
             try {
                 effects.remove(temp);
             } catch (IOException e) {

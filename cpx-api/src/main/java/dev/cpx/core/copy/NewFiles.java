@@ -54,7 +54,8 @@ final class NewFiles {
     /**
      * A file made at once under its final name {@code target} (which must not exist), for a copy that
      * may never end: a FIFO or device read as data. The one kind of copy seen under its name before
-     * it is complete, as it is with GNU cp.
+     * it is complete, as it is with GNU cp; unlike GNU cp's, it is removed when the copy fails or is
+     * interrupted.
      */
     NewFile createAtFinalName(Path target, int mode) throws IOException {
         return new NewFile(effects, effects.open(target, CREATE_FINAL, mode), target, 0, true);
