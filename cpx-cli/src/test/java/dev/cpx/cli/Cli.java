@@ -16,16 +16,16 @@ import java.util.concurrent.TimeUnit;
  * Arguments are strings that may carry surrogate-escaped bytes; they reach the process as the
  * exact bytes (through a small shell wrapper), as a shell would pass them.
  */
-final class Cli {
+public final class Cli {
 
     /** GNU cp, the reference; tests that compare with it skip clearly where it is missing. */
-    static final Path GNU_CP = Path.of("/usr/bin/cp");
+    public static final Path GNU_CP = Path.of("/usr/bin/cp");
 
     private Cli() {
     }
 
     /** What a process did. */
-    record Result(int exit, String out, String err) {
+    public record Result(int exit, String out, String err) {
         @Override
         public String toString() {
             return "exit " + exit + "\n--- stdout\n" + out + "--- stderr\n" + err;
@@ -36,7 +36,7 @@ final class Cli {
         return javaCommand(programName, System.getProperty("java.class.path"));
     }
 
-    static List<String> javaCommand(String programName, String classpath) {
+    public static List<String> javaCommand(String programName, String classpath) {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
         cmd.add("--add-opens=java.base/sun.nio.fs=ALL-UNNAMED");
@@ -82,18 +82,27 @@ final class Cli {
     /** Runs {@code prefix + args} with {@code stdin} (null: /dev/null) as standard input. */
     static Result runWithInput(Path dir, Map<String, String> env, List<String> prefix, String stdin, String... args)
             throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(prefix);
+        command.addAll(List.of(args));
+        return runScript(dir, env, stdin, "exec \"$@\"", command);
+    }
+
+    /**
+     * Runs a bash script in {@code dir}: its positional parameters are {@code command} (each word's
+     * exact bytes), then {@code body} runs, which uses {@code "$@"} for the command — {@code exec "$@"}
+     * for a plain run, {@code umask 077; exec "$@"} or {@code "$@" | cat} for others.
+     */
+    public static Result runScript(Path dir, Map<String, String> env, String stdin, String body, List<String> command)
+            throws IOException, InterruptedException {
         Path script = Files.createTempFile("cpx-run", ".sh");
         script.toFile().setReadable(true, false);
         try {
-            StringBuilder sb = new StringBuilder("exec");
-            for (String p : prefix) {
-                sb.append(' ').append(shellBytes(PathBytes.encode(p)));
-            }
-            for (String a : args) {
+            StringBuilder sb = new StringBuilder("set --");
+            for (String a : command) {
                 sb.append(' ').append(shellBytes(PathBytes.encode(a)));
             }
-            sb.append('\n');
-            Files.writeString(script, sb.toString(), StandardCharsets.US_ASCII);
+            sb.append('\n').append(body).append('\n');
+            Files.writeString(script, sb.toString(), StandardCharsets.UTF_8);
             ProcessBuilder pb = new ProcessBuilder("/bin/bash", script.toString()).directory(dir.toFile());
             pb.environment().putAll(env);
             Path out = Files.createTempFile("cpx-out", ".txt");
@@ -107,8 +116,9 @@ final class Cli {
                     .redirectInput(ProcessBuilder.Redirect.from(in != null ? in.toFile() : new File("/dev/null")));
             Process p = pb.start();
             if (!p.waitFor(300, TimeUnit.SECONDS)) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
                 p.destroyForcibly();
-                throw new IOException("timed out: " + String.join(" ", prefix) + " " + String.join(" ", args));
+                throw new IOException("timed out: " + String.join(" ", command));
             }
             Result r = new Result(p.exitValue(), read(out), read(err));
             Files.delete(out);
