@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
@@ -56,6 +57,10 @@ public final class Differential {
     static final String ATIME = "@1400000000.987654321";
 
     private static final int THREADS = Integer.getInteger("cpx.matrix.threads", 2);
+    /** Seconds a run may take before it is killed and compared as exit 124 ({@code -Dcpx.matrix.timeout}). */
+    private static final int TIMEOUT = Integer.getInteger("cpx.matrix.timeout", 60);
+    /** Seconds a run may use no CPU before it is taken as hung and killed, except in rows that wait on purpose. */
+    private static final int IDLE = Integer.getInteger("cpx.matrix.idle", 3);
     private static final boolean KEEP = Boolean.getBoolean("cpx.matrix.keep");
     private static final ExecutorService POOL = Executors.newFixedThreadPool(THREADS, r -> {
         Thread t = new Thread(r, "differential");
@@ -141,11 +146,13 @@ public final class Differential {
             for (String engine : ENGINES) {
                 scenes.put(engine, Files.createDirectory(base.resolve(engine)));
             }
-            for (Path scene : scenes.values()) {
-                Cli.Result r = Cli.runScript(scene, Map.of(), null, script, List.of());
+            Map<String, Set<String>> before = new TreeMap<>();
+            for (var scene : scenes.entrySet()) {
+                Cli.Result r = Cli.runScript(scene.getValue(), Map.of(), null, script, List.of());
                 if (r.exit() != 0) {
                     throw new IllegalStateException("the scene's setup failed (a bug of the test): " + r + "\nscript:\n" + script);
                 }
+                before.put(scene.getKey(), entries(scene.getValue()));
             }
             List<String> user = row.unprivileged ? Unprivileged.prefix() : List.of();
             List<String> gnuCommand = new ArrayList<>(user);
@@ -153,7 +160,7 @@ public final class Differential {
             gnuCommand.addAll(row.args);
             Map<String, String> env = new TreeMap<>(row.env);
             env.put("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
-            Run gnu = new Run(Cli.runScript(scenes.get("gnu"), env, row.stdin, row.body, gnuCommand), null);
+            Run gnu = new Run(Cli.runScript(scenes.get("gnu"), env, row.stdin, row.body, gnuCommand, TIMEOUT, row.waits ? 0 : IDLE), null);
             String classpath = row.unprivileged ? Unprivileged.readableClasspath() : System.getProperty("java.class.path");
             Map<String, Run> cpx = new LinkedHashMap<>();
             for (String engine : ENGINES) {
@@ -162,14 +169,14 @@ public final class Differential {
                 command.addAll(row.args);
                 Map<String, String> cpxEnv = new TreeMap<>(env);
                 cpxEnv.put("XDG_CONFIG_HOME", config(engine).toString());
-                cpx.put(engine, new Run(Cli.runScript(scenes.get(engine), cpxEnv, row.stdin, row.body, command), null));
+                cpx.put(engine, new Run(Cli.runScript(scenes.get(engine), cpxEnv, row.stdin, row.body, command, TIMEOUT, row.waits ? 0 : IDLE), null));
             }
             Detail[] details = details(row);
             Instant fresh = Instant.now().minusSeconds(600);
-            gnu = new Run(normalize(gnu.result(), base), describe(scenes.get("gnu"), base, details, fresh));
+            gnu = new Run(normalize(gnu.result(), base), describe(scenes.get("gnu"), base, details, fresh, before.get("gnu")));
             for (String engine : ENGINES) {
                 Run r = cpx.get(engine);
-                cpx.put(engine, new Run(normalize(r.result(), base), describe(scenes.get(engine), base, details, fresh)));
+                cpx.put(engine, new Run(normalize(r.result(), base), describe(scenes.get(engine), base, details, fresh, before.get(engine))));
             }
             return new Outcome(row, script, gnu, cpx);
         } finally {
@@ -204,7 +211,7 @@ public final class Differential {
 
     private static Detail[] details(Row row) {
         EnumSet<Detail> d = EnumSet.of(Detail.MODE, Detail.OWNER, Detail.LINKS, Detail.XATTR, Detail.MTIME);
-        if (row.preservesTimes()) {
+        if (row.preservesTimes() && !row.noAtime) {
             d.add(Detail.ATIME);
         }
         d.addAll(row.extra);
@@ -212,12 +219,18 @@ public final class Differential {
     }
 
     private static final Pattern TIME = Pattern.compile("\\b(mtime|atime)=(\\S+)");
+    private static final Pattern ATIME_WORD = Pattern.compile(" atime=\\S+");
 
-    /** The scene as {@link Trees#describe} sees it, times set by the run itself shown as {@code fresh}, paths relative. */
-    private static Map<String, String> describe(Path scene, Path base, Detail[] details, Instant fresh) {
+    /**
+     * The scene as {@link Trees#describe} sees it, times set by the run itself shown as {@code fresh},
+     * paths relative. Access times only of what the run made: a source's moves whenever a tool
+     * reads it, which says nothing about the copy.
+     */
+    private static Map<String, String> describe(Path scene, Path base, Detail[] details, Instant fresh, Set<String> before) {
         Map<String, String> tree = Trees.describe(scene, details);
         Map<String, String> out = new TreeMap<>();
-        tree.forEach((k, v) -> {
+        tree.forEach((k, value) -> {
+            String v = before.contains(k) ? ATIME_WORD.matcher(value).replaceAll("") : value;
             Matcher m = TIME.matcher(v);
             StringBuilder sb = new StringBuilder();
             while (m.find()) {
@@ -240,6 +253,16 @@ public final class Differential {
             text = text.replace(base.resolve(name).toString(), "<scene>");
         }
         return text;
+    }
+
+    /** The relative paths of a scene, listed without reading any file (reading would move access times). */
+    private static Set<String> entries(Path scene) throws IOException {
+        try (Stream<Path> walk = Files.walk(scene)) {
+            return walk.map(p -> {
+                String key = dev.cpx.spi.support.PathBytes.decode(dev.cpx.spi.support.PathBytes.of(scene.relativize(p)));
+                return key.isEmpty() ? "." : key;
+            }).collect(Collectors.toSet());
+        }
     }
 
     /** Compares one engine's run with GNU's: a failure lists every part that differs. */

@@ -33,6 +33,9 @@ public final class Row {
     final Map<String, String> env = new LinkedHashMap<>();
     String stdin;
     boolean unprivileged;
+    /** Whether a run may rightly wait without using CPU (a FIFO, a pipe): then only the overall timeout stops it. */
+    boolean waits;
+    boolean noAtime;
     /** Needs root on the machine (it mounts a file system). */
     boolean mounts;
     /** The script that runs the command, {@code "$@"} (see {@code Cli.runScript}). */
@@ -57,6 +60,20 @@ public final class Row {
 
     public static Row of(String group, String setup, List<String> args) {
         return new Row(group, setup, args);
+    }
+
+    /**
+     * A row from words: {@code options} and {@code operands} are split on spaces (neither may hold
+     * a name with a space; use {@link #of(String, String, List)} for those).
+     */
+    public static Row cp(String group, String setup, String options, String operands) {
+        List<String> a = new ArrayList<>();
+        for (String w : (options + " " + operands).trim().split(" +")) {
+            if (!w.isEmpty()) {
+                a.add(w);
+            }
+        }
+        return new Row(group, setup, a);
     }
 
     public Row rule(String r) {
@@ -92,6 +109,20 @@ public final class Row {
 
     public Row unprivileged(boolean yes) {
         unprivileged = yes;
+        return this;
+    }
+
+    /**
+     * Access times are not compared: hard links copied apart move the one access time their names
+     * share while each tool reads them, in its own order.
+     */
+    public Row noAtime() {
+        noAtime = true;
+        return this;
+    }
+
+    public Row waits() {
+        waits = true;
         return this;
     }
 
