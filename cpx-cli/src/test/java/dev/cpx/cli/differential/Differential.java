@@ -148,10 +148,7 @@ public final class Differential {
             }
             Map<String, Set<String>> before = new TreeMap<>();
             for (var scene : scenes.entrySet()) {
-                Cli.Result r = Cli.runScript(scene.getValue(), Map.of(), null, script, List.of());
-                if (r.exit() != 0) {
-                    throw new IllegalStateException("the scene's setup failed (a bug of the test): " + r + "\nscript:\n" + script);
-                }
+                build(row, scene.getValue());
                 before.put(scene.getKey(), entries(scene.getValue()));
             }
             List<String> user = row.unprivileged ? Unprivileged.prefix() : List.of();
@@ -187,26 +184,47 @@ public final class Differential {
         }
     }
 
-    /** The row's setup, then the fixed times, then (unprivileged rows) the scene to the user, then its post script. */
-    static String setupScript(Row row) {
-        StringBuilder sb = new StringBuilder();
-        sb.append("set -e\numask 022\n");
-        if (row.unprivileged) {
-            sb.append("U=").append(Unprivileged.uid()).append(" G=").append(Unprivileged.gid()).append('\n');
+    /** Builds one scene: the setup script, its Java step, the fixed times, the owner, the post script and its Java step. */
+    private static void build(Row row, Path scene) throws Exception {
+        String prelude = prelude(row);
+        List<String> parts = List.of(row.setup, finish(row));
+        for (int i = 0; i < parts.size(); i++) {
+            Cli.Result r = Cli.runScript(scene, Map.of(), null, prelude + parts.get(i), List.of());
+            if (r.exit() != 0) {
+                throw new IllegalStateException("the scene's setup failed (a bug of the test): " + r + "\nscript:\n" + parts.get(i));
+            }
+            Row.Hook hook = i == 0 ? row.javaSetup : row.javaPost;
+            if (hook != null) {
+                hook.on(scene);
+            }
         }
-        sb.append("mnt() { mkdir -p \"$1\"; mount -t tmpfs -o size=4m cpx-test \"$1\"; }\n");
-        sb.append("old() { touch -h -d @1262304000.5 \"$@\"; }\n");
-        sb.append("new() { touch -h -d @1700000000.75 \"$@\"; }\n");
-        sb.append(row.setup.strip()).append('\n');
+    }
+
+    /** Shell functions and variables every setup may use. */
+    private static String prelude(Row row) {
+        return "set -e\numask 022\n"
+                + "U=" + Unprivileged.uid() + " G=" + Unprivileged.gid() + "\n"
+                + "mnt() { mkdir -p \"$1\"; mount -t tmpfs -o size=4m cpx-test \"$1\"; }\n"
+                + "old() { touch -h -d @1262304000.5 \"$@\"; }\n"
+                + "new() { touch -h -d @1700000000.75 \"$@\"; }\n";
+    }
+
+    /** After the setup: the fixed times, the scene to the user (unprivileged rows), the post script. */
+    private static String finish(Row row) {
+        StringBuilder sb = new StringBuilder();
         sb.append("find . -exec touch -h -m -d ").append(MTIME).append(" {} +\n");
         sb.append("find . -exec touch -h -a -d ").append(ATIME).append(" {} +\n");
         if (row.unprivileged) {
             sb.append("chown -R -h \"$U:$G\" .\n");
         }
-        if (!row.post.isBlank()) {
-            sb.append(row.post.strip()).append('\n');
-        }
+        sb.append(row.post.strip()).append('\n');
         return sb.toString();
+    }
+
+    /** The whole setup, as the failure message shows it. */
+    static String setupScript(Row row) {
+        return prelude(row) + row.setup.strip() + "\n" + (row.javaSetup != null ? "# (then a Java step: see the test)\n" : "")
+                + finish(row) + (row.javaPost != null ? "# (then a Java step: see the test)\n" : "");
     }
 
     private static Detail[] details(Row row) {

@@ -39,12 +39,23 @@ public final class Row {
     /** Needs root on the machine (it mounts a file system). */
     boolean mounts;
     /** The script that runs the command, {@code "$@"} (see {@code Cli.runScript}). */
-    String body = "exec \"$@\"";
+    String body = "umask 022\nexec \"$@\"";
     /** The wrapper's shape, shown in names and reports where it is not a plain run. */
     String shape = "";
     /** Whether lines of stdout and stderr may come in another order (several entries copied). */
     Boolean unordered;
     final Set<Detail> extra = EnumSet.noneOf(Detail.class);
+
+    /** Java run on each scene after the setup script, before the times are fixed (xattrs, say). */
+    Hook javaSetup;
+    /** Java run on each scene after {@link #post} (what chown would undo: a file capability). */
+    Hook javaPost;
+
+    /** Setup steps that bash cannot take without extra tools. */
+    @FunctionalInterface
+    public interface Hook {
+        void on(java.nio.file.Path scene) throws Exception;
+    }
 
     private Row(String group, String setup, List<String> args) {
         this.group = group;
@@ -83,6 +94,16 @@ public final class Row {
 
     public Row post(String script) {
         post = script;
+        return this;
+    }
+
+    public Row java(Hook h) {
+        javaSetup = h;
+        return this;
+    }
+
+    public Row javaPost(Hook h) {
+        javaPost = h;
         return this;
     }
 
