@@ -151,18 +151,19 @@ public final class Differential {
                 build(row, scene.getValue());
                 before.put(scene.getKey(), entries(scene.getValue()));
             }
-            List<String> user = row.unprivileged ? Unprivileged.prefix() : List.of();
+            List<String> user = !row.unprivileged ? List.of() : row.groups == null ? Unprivileged.prefix()
+                    : List.of("setpriv", "--reuid=" + Unprivileged.uid(), "--regid=" + Unprivileged.gid(),
+                            "--groups=" + Unprivileged.gid() + "," + row.groups, "--");
             List<String> gnuCommand = new ArrayList<>(user);
             gnuCommand.add("cp");
             gnuCommand.addAll(row.args);
             Map<String, String> env = new TreeMap<>(row.env);
             env.put("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
             Run gnu = new Run(Cli.runScript(scenes.get("gnu"), env, row.stdin, row.body, gnuCommand, TIMEOUT, row.waits ? 0 : IDLE), null);
-            String classpath = row.unprivileged ? Unprivileged.readableClasspath() : System.getProperty("java.class.path");
             Map<String, Run> cpx = new LinkedHashMap<>();
             for (String engine : ENGINES) {
                 List<String> command = new ArrayList<>(user);
-                command.addAll(Cli.javaCommand("cp", classpath));
+                command.addAll(Launch.cpx());
                 command.addAll(row.args);
                 Map<String, String> cpxEnv = new TreeMap<>(env);
                 cpxEnv.put("XDG_CONFIG_HOME", config(engine).toString());

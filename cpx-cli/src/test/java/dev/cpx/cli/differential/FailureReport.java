@@ -163,24 +163,39 @@ public final class FailureReport {
         return m;
     }
 
-    /** The first diff the test printed (compare's output), or the commands before it failed. */
+    /**
+     * What a GNU test log shows of its failure: the diffs its {@code compare} printed, the
+     * messages of the programs it ran, and the command before each {@code fail=1} (the logs are
+     * {@code set -x} traces, whose lines start with {@code +}).
+     */
     static String excerpt(Path log) throws IOException {
         if (!Files.exists(log)) {
             return "(no log)\n";
         }
         List<String> lines = Files.readAllLines(log, StandardCharsets.ISO_8859_1);
         List<String> out = new ArrayList<>();
-        for (int i = 0; i < lines.size() && out.size() < 40; i++) {
+        java.util.regex.Pattern hunk = java.util.regex.Pattern.compile("^(@@|-|\\+(?![+ ])| ).*");
+        java.util.regex.Pattern message = java.util.regex.Pattern.compile(".*\\b(cp|cpx|cmp|diff|cat|ls|stat|[a-z-]+\\.sh): .*");
+        for (int i = 0; i < lines.size() && out.size() < 30; i++) {
             String l = lines.get(i);
-            boolean diff = l.startsWith("--- ") || l.startsWith("+++ ") || l.startsWith("@@") || (l.startsWith("-") && !l.startsWith("--"))
-                    || (l.startsWith("+") && !l.startsWith("+ ") && !l.startsWith("++")) || l.startsWith(" ");
-            boolean message = !l.startsWith("+") && (l.contains("cp:") || l.contains("cpx:") || l.contains("FAIL") || l.contains("rror"));
-            if (diff || message) {
+            if (l.startsWith("--- ") && i + 1 < lines.size() && lines.get(i + 1).startsWith("+++ ")) {
+                out.add(l);
+                out.add(lines.get(++i));
+                while (i + 1 < lines.size() && hunk.matcher(lines.get(i + 1)).matches() && out.size() < 30) {
+                    out.add(lines.get(++i));
+                }
+            } else if (l.startsWith("+ fail=1") || l.startsWith("++ fail=1")) {
+                int j = i - 1;
+                while (j > 0 && !lines.get(j).startsWith("+ ")) {
+                    j--;
+                }
+                out.add("[fail=1 after] " + lines.get(j));
+            } else if (!l.startsWith("+") && message.matcher(l).matches() && !l.contains("Copyright")) {
                 out.add(l);
             }
         }
         if (out.isEmpty()) {
-            lines.stream().skip(Math.max(0, lines.size() - 25)).forEach(out::add);
+            lines.stream().skip(Math.max(0, lines.size() - 15)).forEach(out::add);
         }
         return out.stream().map(l -> l.length() > 200 ? l.substring(0, 200) + "…" : l).collect(Collectors.joining("\n")) + "\n";
     }

@@ -128,6 +128,16 @@ public final class Row {
         return this;
     }
 
+    /** Supplementary groups (comma-separated gids) the unprivileged user runs with; none by default. */
+    String groups;
+
+    /** Runs as the unprivileged user, member of these supplementary groups too. */
+    public Row unprivilegedWithGroups(String gids) {
+        unprivileged = true;
+        groups = gids;
+        return this;
+    }
+
     public Row unprivileged(boolean yes) {
         unprivileged = yes;
         return this;
