@@ -60,11 +60,12 @@ class DestinationKindMatrixTest {
         }
         sb.append("timeout 20 \"$@\"; rc=$?\n");
         if (fifoSource) {
-            sb.append("if kill -0 $w 2>/dev/null; then timeout 2 cat s > /dev/null; fi\nwait $w\n");
+            sb.append("if kill -0 $w 2>/dev/null; then timeout 2 cat s > /dev/null; kill $w 2>/dev/null; fi\nwait $w\n");
         }
         if (fifoDestination) {
-            sb.append("if [ -p d ] && kill -0 $r 2>/dev/null; then timeout 2 sh -c ': > d' 2>/dev/null; fi\n");
-            sb.append("kill $r 2>/dev/null; wait $r\n");
+            sb.append("for i in 1 2 3 4 5; do kill -0 $r 2>/dev/null || break; sleep 0.1; done\n");
+            sb.append("if kill -0 $r 2>/dev/null; then [ -p d ] && timeout 1 sh -c ': > d' 2>/dev/null; kill $r 2>/dev/null; fi\n");
+            sb.append("wait $r\n");
         }
         sb.append("exit $rc\n");
         return sb.toString();

@@ -10,7 +10,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import dev.cpx.api.EngineRegistry;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -134,6 +137,21 @@ public final class Differential {
     }
 
     static Outcome execute(Row row) throws Exception {
+        long start = System.nanoTime();
+        try {
+            return executeTimed(row);
+        } finally {
+            long ms = (System.nanoTime() - start) / 1_000_000;
+            if (ms > SLOW_MS) {
+                System.err.println("[differential] slow row (" + ms + " ms): " + row.name("both"));
+            }
+        }
+    }
+
+    /** Rows slower than this are named on stderr ({@code -Dcpx.matrix.slow}, milliseconds). */
+    private static final long SLOW_MS = Long.getLong("cpx.matrix.slow", 3000);
+
+    private static Outcome executeTimed(Row row) throws Exception {
         if (row.mounts) {
             assumeTrue(IS_ROOT, "mounting a tmpfs needs root");
         }
@@ -147,8 +165,29 @@ public final class Differential {
                 scenes.put(engine, Files.createDirectory(base.resolve(engine)));
             }
             Map<String, Set<String>> before = new TreeMap<>();
+            // The scenes are clones of one built from the row's script (cp -a as root keeps times, owners, links,
+            // xattrs, holes, FIFOs, devices; it reads the template, never a scene, so no scene's access times move):
+            // one process each instead of a dozen. A scene with a mount, or whose script names its own absolute path
+            // (links into a template would lead out of the scene), is built on its own instead.
+            boolean clone = !row.mounts && !(row.setup + row.post).contains("$PWD") && !(row.setup + row.post).contains("pwd");
+            Path template = clone ? Files.createDirectory(base.resolve("template")) : null;
+            Map<String, FileTime[]> times = null;
+            if (template != null) {
+                build(row, template);
+                times = times(template);
+            }
             for (var scene : scenes.entrySet()) {
-                build(row, scene.getValue());
+                if (template == null) {
+                    build(row, scene.getValue());
+                } else {
+                    Cli.Result r = Cli.runScript(scene.getValue(), Map.of(), null, "exec \"$@\"",
+                            List.of("/usr/bin/cp", "-a", template + "/.", "."), 60);
+                    if (r.exit() != 0) {
+                        throw new IllegalStateException("cloning the scene failed (a bug of the test): " + r);
+                    }
+                    // cp -a read the template, which moved its access times for the next clone: each clone gets the times as built.
+                    setTimes(scene.getValue(), times);
+                }
                 before.put(scene.getKey(), entries(scene.getValue()));
             }
             List<String> user = !row.unprivileged ? List.of() : row.groups == null ? Unprivileged.prefix()
@@ -188,13 +227,13 @@ public final class Differential {
     /** Builds one scene: the setup script, its Java step, the fixed times, the owner, the post script and its Java step. */
     private static void build(Row row, Path scene) throws Exception {
         String prelude = prelude(row);
-        List<String> parts = List.of(row.setup, finish(row));
+        List<String> parts = row.javaSetup == null ? List.of(row.setup + "\n" + finish(row)) : List.of(row.setup, finish(row));
         for (int i = 0; i < parts.size(); i++) {
             Cli.Result r = Cli.runScript(scene, Map.of(), null, prelude + parts.get(i), List.of());
             if (r.exit() != 0) {
                 throw new IllegalStateException("the scene's setup failed (a bug of the test): " + r + "\nscript:\n" + parts.get(i));
             }
-            Row.Hook hook = i == 0 ? row.javaSetup : row.javaPost;
+            Row.Hook hook = i == parts.size() - 1 ? row.javaPost : row.javaSetup;
             if (hook != null) {
                 hook.on(scene);
             }
@@ -213,8 +252,7 @@ public final class Differential {
     /** After the setup: the fixed times, the scene to the user (unprivileged rows), the post script. */
     private static String finish(Row row) {
         StringBuilder sb = new StringBuilder();
-        sb.append("find . -exec touch -h -m -d ").append(MTIME).append(" {} +\n");
-        sb.append("find . -exec touch -h -a -d ").append(ATIME).append(" {} +\n");
+        sb.append("find . -exec touch -h -m -d ").append(MTIME).append(" {} + -exec touch -h -a -d ").append(ATIME).append(" {} +\n");
         if (row.unprivileged) {
             sb.append("chown -R -h \"$U:$G\" .\n");
         }
@@ -272,6 +310,26 @@ public final class Differential {
             text = text.replace(base.resolve(name).toString(), "<scene>");
         }
         return text;
+    }
+
+    /** Access and modification times of every entry, by relative path, read without following links. */
+    private static Map<String, FileTime[]> times(Path scene) throws IOException {
+        Map<String, FileTime[]> out = new TreeMap<>();
+        try (Stream<Path> walk = Files.walk(scene)) {
+            for (Path p : (Iterable<Path>) walk::iterator) {
+                var a = Files.readAttributes(p, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                out.put(scene.relativize(p).toString(), new FileTime[] {a.lastAccessTime(), a.lastModifiedTime()});
+            }
+        }
+        return out;
+    }
+
+    private static void setTimes(Path scene, Map<String, FileTime[]> times) throws IOException {
+        var extras = EngineRegistry.discoverExtras();
+        for (var e : times.entrySet()) {
+            Path p = scene.resolve(e.getKey());
+            extras.setTimes(p, e.getValue()[0], e.getValue()[1], false);
+        }
     }
 
     /** The relative paths of a scene, listed without reading any file (reading would move access times). */

@@ -53,9 +53,9 @@ class MetadataTest {
                 new String[] {"--parents -r", "a/b d"},
                 new String[] {"--parents -rp", "a/b d"});
         for (boolean user : List.of(false, true)) {
-            for (String umask : List.of("022", "077")) {
+            for (String umask : user ? List.of("022") : List.of("022", "077")) {
                 for (String[] d : dests) {
-                    for (String[] c : commands) {
+                    for (String[] c : user ? commands.subList(3, 7) : commands) {
                         Row row = Row.cp("parents", PARENTS_SOURCE + d[1], c[0], c[1]).variant(d[0] + (user ? ", as cpxtest" : ""))
                                 .unprivileged(user).rule("cp.c: make_dir_parents_private / re_protect");
                         // The source's set-gid group is root's as the user: chown to it fails.
@@ -93,7 +93,7 @@ class MetadataTest {
                     .rule("copy.c: copy_attr (security.* needs privilege)"));
         }
         // Set-uid, set-gid, sticky: ownership first, then the mode; the bits go where the owner could not be kept.
-        List<String> modes = List.of("4755", "2755", "1755", "6777");
+        List<String> modes = List.of("4755", "2755", "1755");
         List<String[]> owners = List.of(new String[] {"root:root", "0:0"}, new String[] {"cpxtest:root", "$U:0"},
                 new String[] {"cpxtest:cpxtest", "$U:$G"});
         for (String mode : modes) {
@@ -149,7 +149,7 @@ class MetadataTest {
                 new String[] {"file", "echo destination, longer > d\nchmod 0600 d\n"},
                 new String[] {"symlink", "echo other > dt\nchmod 0604 dt\nln -s dt d\n"},
                 new String[] {"dangling symlink", "ln -s missing d\n"});
-        List<String> options = List.of("--attributes-only", "-a --attributes-only", "-p --attributes-only", "-a -L --attributes-only");
+        List<String> options = List.of("--attributes-only", "-a --attributes-only", "-a -L --attributes-only");
         for (String[] s : sources) {
             for (String[] d : dests) {
                 for (String opt : options) {

@@ -32,7 +32,7 @@ class PromptsAndLinksTest {
                 new String[] {"directory", "mkdir d\n"},
                 new String[] {"symlink to a file", "echo other > t\nln -s t d\n"},
                 new String[] {"dangling symlink", "ln -s nowhere d\n"});
-        List<String> options = List.of("-i", "-if", "-i --remove-destination", "-ib", "-il", "-in", "-ni", "-vi", "-iu");
+        List<String> options = List.of("-i", "-if", "-i --remove-destination", "-ib", "-in", "-vi");
         for (String[] d : dests) {
             for (String opt : options) {
                 for (String answer : List.of("y", "n", "")) {
@@ -67,7 +67,7 @@ class PromptsAndLinksTest {
                 new String[] {"through a file", "echo x > file\nln -s file/x d\n", ""},
                 new String[] {"into a missing directory", "ln -s nodir/x d\n", ""},
                 new String[] {"through an unsearchable directory", "mkdir p\necho t > p/t\nln -s p/t d\n", "chmod 0 p"});
-        List<String> options = List.of("", "-f", "--remove-destination", "-b", "-n", "-i", "-l", "-s", "-u");
+        List<String> options = List.of("", "-f", "--remove-destination", "-b", "-n", "-i", "-l");
         for (String[] k : kinds) {
             for (boolean user : List.of(false, true)) {
                 if (user && !(k[0].equals("dangling") || k[0].contains("loop") || k[0].contains("unsearchable"))) {

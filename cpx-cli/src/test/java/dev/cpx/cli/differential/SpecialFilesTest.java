@@ -16,12 +16,19 @@ import org.junit.jupiter.api.TestFactory;
  */
 class SpecialFilesTest {
 
-    /** A reader on FIFO {@code p} saving what it gets in {@code out}, released if the command never opens p. */
+    /**
+     * A reader on FIFO {@code p} saving what it gets in {@code out}: released (end of file) if the
+     * command never opened p, stopped if p was replaced meanwhile (it then waits on the old FIFO).
+     */
     static final String READER = """
             umask 022
             timeout 20 cat p > out & r=$!
             timeout 20 "$@"; rc=$?
-            if kill -0 $r 2>/dev/null; then timeout 2 sh -c ': > p' 2>/dev/null; fi
+            for i in 1 2 3 4 5; do kill -0 $r 2>/dev/null || break; sleep 0.1; done
+            if kill -0 $r 2>/dev/null; then
+              [ -p p ] && timeout 1 sh -c ': > p' 2>/dev/null
+              kill $r 2>/dev/null
+            fi
             wait $r
             exit $rc
             """;
@@ -31,15 +38,15 @@ class SpecialFilesTest {
             umask 022
             (echo fifo data; sleep 0.2; echo more) > fifo & w=$!
             timeout 20 "$@"; rc=$?
-            if kill -0 $w 2>/dev/null; then timeout 2 cat fifo > /dev/null; fi
+            if kill -0 $w 2>/dev/null; then timeout 2 cat fifo > /dev/null; kill $w 2>/dev/null; fi
             wait $w
             exit $rc
             """;
 
-    /** A writer that waits (5 s at most) for {@code copy} to appear and records its mode meanwhile, as GNU's file-perm-race test. */
+    /** A writer that waits (2 s at most) for {@code copy} to appear and records its mode meanwhile, as GNU's file-perm-race test. */
     static final String WRITER_WAITING_FOR_COPY = """
             umask 022
-            ( i=0; while [ ! -e copy ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
+            ( i=0; while [ ! -e copy ] && [ $i -lt 20 ]; do sleep 0.1; i=$((i+1)); done
               stat -c %A copy > mode-while-reading 2>/dev/null || echo none > mode-while-reading
               echo data ) > fifo & w=$!
             timeout 20 "$@"; rc=$?
