@@ -66,30 +66,86 @@ public final class Unprivileged {
     }
 
     /**
-     * This JVM's class path, copied where the account can read it (the Maven repository under
-     * /root is not readable by others).
+     * This JVM's class path, staged where the account can read it: the Maven repository under /root
+     * is not readable by others, and neither is a checkout under a private directory (a clone in
+     * {@code mktemp -d}, mode 0700), so jar files and class directories alike are copied into one
+     * world-readable directory under {@code java.io.tmpdir}. Fails at once, saying what to change,
+     * where the account still cannot read what was staged.
      */
     public static synchronized String readableClasspath() throws IOException {
         if (classpath != null) {
             return classpath;
         }
         Path dir = Files.createTempDirectory("cpx-test-classpath");
-        dir.toFile().deleteOnExit();
         List<String> entries = new ArrayList<>();
         int n = 0;
         for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            if (entry.isEmpty()) {
+                continue;
+            }
             Path p = Path.of(entry);
+            Path copy = dir.resolve((n++) + "-" + p.getFileName());
             if (Files.isRegularFile(p)) {
-                Path copy = dir.resolve((n++) + "-" + p.getFileName());
                 Files.copy(p, copy, StandardCopyOption.REPLACE_EXISTING);
                 entries.add(copy.toString());
-            } else {
-                entries.add(entry);
+            } else if (Files.isDirectory(p)) {
+                copyTree(p, copy);
+                entries.add(copy.toString());
             }
+            // An entry that does not exist adds nothing to a class path: it is left out.
         }
         run("chmod", "-R", "a+rX", dir.toString());
-        classpath = String.join(File.pathSeparator, entries);
+        deleteOnExit(dir);
+        String staged = String.join(File.pathSeparator, entries);
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> check = new ArrayList<>(prefix());
+        check.addAll(List.of("/bin/sh", "-c", "for f in \"$@\"; do test -r \"$f\" || { echo \"$f\"; exit 1; }; done", "check",
+                java));
+        check.addAll(entries);
+        String unreadable = runFailing(check.toArray(String[]::new));
+        if (unreadable != null) {
+            throw new IllegalStateException("the unprivileged test user " + USER + " cannot read " + unreadable
+                    + " (staged from this JVM's class path under " + dir + "): run the tests with a java.io.tmpdir"
+                    + " and a JDK that every user can read (e.g. -Djava.io.tmpdir=/tmp)");
+        }
+        classpath = staged;
         return classpath;
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (var walk = Files.walk(from)) {
+            for (Path p : (Iterable<Path>) walk::iterator) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else if (Files.isRegularFile(p)) {
+                    Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+    }
+
+    /** Removes the staged class path when this JVM exits (deleteOnExit removes only empty directories). */
+    private static void deleteOnExit(Path dir) {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> run("rm", "-rf", dir.toString())));
+    }
+
+    /** Runs a command: null where it succeeds, else what it printed (or a word saying it could not run). */
+    private static String runFailing(String... command) {
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return "(the check timed out)";
+            }
+            return p.exitValue() == 0 ? null : out.isEmpty() ? "(the check failed)" : out;
+        } catch (IOException e) {
+            return "(the check could not run: " + e.getMessage() + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "(interrupted)";
+        }
     }
 
     private static String run(String... command) {

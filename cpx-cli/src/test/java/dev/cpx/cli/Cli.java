@@ -16,16 +16,16 @@ import java.util.concurrent.TimeUnit;
  * Arguments are strings that may carry surrogate-escaped bytes; they reach the process as the
  * exact bytes (through a small shell wrapper), as a shell would pass them.
  */
-final class Cli {
+public final class Cli {
 
     /** GNU cp, the reference; tests that compare with it skip clearly where it is missing. */
-    static final Path GNU_CP = Path.of("/usr/bin/cp");
+    public static final Path GNU_CP = Path.of("/usr/bin/cp");
 
     private Cli() {
     }
 
     /** What a process did. */
-    record Result(int exit, String out, String err) {
+    public record Result(int exit, String out, String err) {
         @Override
         public String toString() {
             return "exit " + exit + "\n--- stdout\n" + out + "--- stderr\n" + err;
@@ -36,7 +36,7 @@ final class Cli {
         return javaCommand(programName, System.getProperty("java.class.path"));
     }
 
-    static List<String> javaCommand(String programName, String classpath) {
+    public static List<String> javaCommand(String programName, String classpath) {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
         // The launchers' JVM flags: the @argfile the build writes (cpx-cli/target/cpx.jvm-args).
@@ -77,18 +77,55 @@ final class Cli {
     /** Runs {@code prefix + args} with {@code stdin} (null: /dev/null) as standard input. */
     static Result runWithInput(Path dir, Map<String, String> env, List<String> prefix, String stdin, String... args)
             throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(prefix);
+        command.addAll(List.of(args));
+        return runScript(dir, env, stdin, "exec \"$@\"", command);
+    }
+
+    /**
+     * Runs a bash script in {@code dir}: its positional parameters are {@code command} (each word's
+     * exact bytes), then {@code body} runs, which uses {@code "$@"} for the command — {@code exec "$@"}
+     * for a plain run, {@code umask 077; exec "$@"} or {@code "$@" | cat} for others.
+     */
+    public static Result runScript(Path dir, Map<String, String> env, String stdin, String body, List<String> command)
+            throws IOException, InterruptedException {
+        Result r = runScript(dir, env, stdin, body, command, 300);
+        if (r.exit() == TIMED_OUT) {
+            throw new IOException("timed out: " + String.join(" ", command));
+        }
+        return r;
+    }
+
+    /** The exit status {@link #runScript(Path, Map, String, String, List, int)} gives a script it stopped: timeout(1)'s. */
+    public static final int TIMED_OUT = 124;
+
+    /**
+     * As {@link #runScript(Path, Map, String, String, List)}, but a script still running after
+     * {@code seconds} is killed with everything it started, and its result is exit status
+     * {@link #TIMED_OUT} with what it had printed and a last line of stderr saying so.
+     */
+    public static Result runScript(Path dir, Map<String, String> env, String stdin, String body, List<String> command, int seconds)
+            throws IOException, InterruptedException {
+        return runScript(dir, env, stdin, body, command, seconds, 0);
+    }
+
+    /**
+     * As {@link #runScript(Path, Map, String, String, List, int)}; besides, where {@code idleSeconds}
+     * is positive, a script whose processes together use (almost) no CPU time for that long is taken as hung
+     * (a deadlock uses none) and killed the same way, its stderr saying so. Not for scripts that may
+     * rightly wait (on a FIFO, a pipe, a timer).
+     */
+    public static Result runScript(Path dir, Map<String, String> env, String stdin, String body, List<String> command, int seconds,
+            int idleSeconds) throws IOException, InterruptedException {
         Path script = Files.createTempFile("cpx-run", ".sh");
         script.toFile().setReadable(true, false);
         try {
-            StringBuilder sb = new StringBuilder("exec");
-            for (String p : prefix) {
-                sb.append(' ').append(shellBytes(PathBytes.encode(p)));
-            }
-            for (String a : args) {
+            StringBuilder sb = new StringBuilder("set --");
+            for (String a : command) {
                 sb.append(' ').append(shellBytes(PathBytes.encode(a)));
             }
-            sb.append('\n');
-            Files.writeString(script, sb.toString(), StandardCharsets.US_ASCII);
+            sb.append('\n').append(body).append('\n');
+            Files.writeString(script, sb.toString(), StandardCharsets.UTF_8);
             ProcessBuilder pb = new ProcessBuilder("/bin/bash", script.toString()).directory(dir.toFile());
             pb.environment().putAll(env);
             Path out = Files.createTempFile("cpx-out", ".txt");
@@ -101,11 +138,32 @@ final class Cli {
             pb.redirectOutput(out.toFile()).redirectError(err.toFile())
                     .redirectInput(ProcessBuilder.Redirect.from(in != null ? in.toFile() : new File("/dev/null")));
             Process p = pb.start();
-            if (!p.waitFor(300, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new IOException("timed out: " + String.join(" ", prefix) + " " + String.join(" ", args));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+            boolean done = false;
+            String why = "still running after " + seconds + " s";
+            long lastCpu = -1;
+            long lastProgress = System.nanoTime();
+            while (!done && System.nanoTime() < deadline) {
+                done = p.waitFor(idleSeconds > 0 ? 200 : seconds * 1000L, TimeUnit.MILLISECONDS);
+                if (!done && idleSeconds > 0) {
+                    // An idle JVM still spends a tick now and then (its periodic task thread): more is progress.
+                    long cpu = cpuTicks(p.toHandle());
+                    if (lastCpu < 0 || cpu - lastCpu > 2) {
+                        lastCpu = cpu;
+                        lastProgress = System.nanoTime();
+                    } else if (System.nanoTime() - lastProgress > TimeUnit.SECONDS.toNanos(idleSeconds)) {
+                        why = "hung: no CPU time used for " + idleSeconds + " s";
+                        break;
+                    }
+                }
             }
-            Result r = new Result(p.exitValue(), read(out), read(err));
+            if (!done) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+                p.waitFor();
+            }
+            Result r = done ? new Result(p.exitValue(), read(out), read(err))
+                    : new Result(TIMED_OUT, read(out), read(err) + "[killed: " + why + "]\n");
             Files.delete(out);
             Files.delete(err);
             if (in != null) {
@@ -115,6 +173,21 @@ final class Cli {
         } finally {
             Files.deleteIfExists(script);
         }
+    }
+
+    /** User and system CPU time of a process and its descendants, in clock ticks (from /proc). */
+    private static long cpuTicks(ProcessHandle h) {
+        long sum = 0;
+        for (ProcessHandle p : (Iterable<ProcessHandle>) java.util.stream.Stream.concat(java.util.stream.Stream.of(h), h.descendants())::iterator) {
+            try {
+                String stat = Files.readString(Path.of("/proc/" + p.pid() + "/stat"));
+                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                sum += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+            } catch (IOException | RuntimeException e) {
+                // The process ended meanwhile.
+            }
+        }
+        return sum;
     }
 
     private static String read(Path p) throws IOException {

@@ -1,0 +1,94 @@
+package dev.cpx.cli.differential;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Option values as GNU's argmatch takes them: a value may be any unambiguous prefix of a valid
+ * one ({@code --backup=nu}, {@code --preserve=mo,ti,l}, {@code --reflink=al}); an ambiguous or
+ * invalid one is a usage error listing the valid values ({@code invalid argument 'bogus' for
+ * '--sparse'}, then {@code Valid arguments are:} and one {@code  - 'never'} line per value, then
+ * the Try line), compared exactly. Long option names by prefix too ({@code --spa=always}), and
+ * ambiguous names ({@code --re}). The values are GNU 9.1's lists (cp.c's argmatch tables); every
+ * value is generated with its shorter prefixes, and GNU decides which are valid.
+ *
+ * <p>GNU 9.1 specific: {@code --preserve} and {@code --no-preserve} take a comma-separated list
+ * whose items are matched one by one; 9.1 lists valid values with their synonyms grouped on one
+ * line ({@code  - 'none', 'off'}).
+ */
+class OptionValuesTest {
+
+    /** The values each option takes in GNU cp 9.1. */
+    static final Map<String, List<String>> VALUES = Map.of(
+            "--sparse", List.of("never", "auto", "always"),
+            "--reflink", List.of("auto", "always", "never"),
+            "--backup", List.of("none", "off", "simple", "never", "existing", "nil", "numbered", "t"),
+            "--preserve", List.of("mode", "timestamps", "ownership", "links", "context", "xattr", "all"),
+            "--no-preserve", List.of("mode", "timestamps", "ownership", "links", "context", "xattr", "all"));
+
+    /** The values to try: each value, its prefix of one character and its longest, then bad ones. */
+    static Set<String> candidates(List<String> values) {
+        Set<String> out = new LinkedHashSet<>();
+        for (String v : values) {
+            out.add(v);
+            for (int n : new int[] {1, v.length() - 1}) {
+                if (n > 0 && n < v.length()) {
+                    out.add(v.substring(0, n));
+                }
+            }
+        }
+        out.addAll(List.of("bogus", "", "AUTO"));
+        return out;
+    }
+
+    static List<Row> rows() {
+        List<Row> rows = new ArrayList<>();
+        String setup = "echo a > a\necho b > b\n";
+        for (String option : List.of("--sparse", "--reflink", "--backup", "--preserve", "--no-preserve")) {
+            for (String value : candidates(VALUES.get(option))) {
+                String target = option.equals("--backup") ? "b" : "c";
+                String opt = option + "=" + value;
+                if (option.equals("--no-preserve")) {
+                    rows.add(Row.of("option-values", setup, "-a", opt, "a", target).rule("argmatch: " + option));
+                } else {
+                    rows.add(Row.of("option-values", setup, opt, "a", target).rule("argmatch: " + option));
+                }
+            }
+        }
+        // Lists.
+        for (String list : List.of("mo,ti,l", "link", "mode,bogus", ",mode", "mode,", "mode,,links", "all,nonsense", "x,o")) {
+            rows.add(Row.of("option-values", setup, "--preserve=" + list, "a", "c").rule("argmatch: --preserve list"));
+        }
+        for (String list : List.of("mo", "mode,timestamps", "ti,bogus")) {
+            rows.add(Row.of("option-values", setup, "-a", "--no-preserve=" + list, "a", "c").rule("argmatch: --no-preserve list"));
+        }
+        // Option names by prefix, ambiguous names, missing and unexpected arguments.
+        for (String[] args : List.of(
+                new String[] {"--spa=always", "a", "c"}, new String[] {"--ref=never", "a", "c"},
+                new String[] {"--back=nu", "a", "b"}, new String[] {"--pres=mode", "a", "c"},
+                new String[] {"--no-p=mode", "a", "c"}, new String[] {"--s", "a", "c"},
+                new String[] {"--re", "a", "c"}, new String[] {"--p", "a", "c"},
+                new String[] {"--no-preserve", "a", "c"}, new String[] {"--sparse", "a", "c"},
+                new String[] {"--backup", "a", "b"}, new String[] {"--reflink", "a", "c"},
+                new String[] {"--preserve", "a", "c"}, new String[] {"-S", "a", "b"},
+                new String[] {"--suffix", "a", "b"}, new String[] {"--bogus", "a", "c"},
+                new String[] {"-Q", "a", "c"}, new String[] {"--verbose=yes", "a", "c"},
+                new String[] {"--backup", "nu", "a", "b"}, new String[] {"-b", "-S", ".bak", "a", "b"},
+                new String[] {"--target-directory", "a"}, new String[] {"-t", "nodir", "a"},
+                new String[] {"a"}, new String[] {})) {
+            rows.add(Row.of("option-values", setup, List.of(args)).rule("getopt_long: names by prefix, arguments"));
+        }
+        return rows;
+    }
+
+    @TestFactory
+    Stream<DynamicTest> optionValues() {
+        return Differential.tests(rows());
+    }
+}

@@ -1,0 +1,169 @@
+package dev.cpx.cli.differential;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * What GNU cp remembers across the operands of one command: sources named twice (copy.c warns
+ * "source file specified more than once" unless backing up), destinations it has just made
+ * ("will not overwrite just-created", "will not copy through just-created symlink", both checked
+ * for command-line operands only and skipped with numbered backups), the inodes it has copied
+ * (hard links kept with {@code --preserve=links}, {@code -a}, and with {@code -L}/{@code -H} the
+ * inodes the symlinks lead to), and copies into the source itself.
+ */
+class SourcesTest {
+
+    static final String DUPLICATES = """
+            echo A > a
+            ln a b
+            ln -s a sl
+            mkdir -p s/sub dir d
+            echo S > s/f
+            echo T > s/sub/g
+            """;
+
+    static List<Row> duplicateSources() {
+        List<Row> rows = new ArrayList<>();
+        List<String> operands = List.of("a b dir/", "a ./a dir/", "a a d/", "a sl dir/", "sl sl dir/", "sl a dir/",
+                "s s dir/", "s ./s dir/", "s/ s dir/");
+        List<String> options = List.of("", "-d", "--preserve=links", "-r", "--backup=numbered", "-b");
+        for (String o : operands) {
+            for (String opt : options) {
+                rows.add(Row.cp("duplicate-source", DUPLICATES, opt, o).rule("copy.c: source specified more than once"));
+            }
+        }
+        return rows;
+    }
+
+    /** How each of a/x and b/x is made: a file, a symlink to an existing ../t, a dangling one, a directory. */
+    static final Map<Character, String> KINDS = Map.of(
+            'F', "echo payload-%s > %s/x\n",
+            'S', "ln -s ../t %2$s/x\necho i > t\n",
+            'D', "ln -s ../t %2$s/x\n",
+            'R', "mkdir %2$s/x\necho in-%1$s > %2$s/x/same\n");
+
+    static List<Row> justCreated() {
+        List<Row> rows = new ArrayList<>();
+        List<String> pairs = List.of("FF", "SF", "DF", "RR", "FR", "RF", "SS");
+        List<String> options = List.of("", "-f", "-b", "--backup=numbered", "-l", "--remove-destination", "-dR", "-r");
+        for (String pair : pairs) {
+            String setup = "mkdir a b c\n" + String.format(KINDS.get(pair.charAt(0)), "a", "a")
+                    + String.format(KINDS.get(pair.charAt(1)), "b", "b");
+            if (pair.equals("DF") || pair.equals("SS")) {
+                setup = setup.replace("echo i > t\n", "");
+                if (pair.equals("SS")) {
+                    setup += "echo i > t\n";
+                }
+            }
+            for (String opt : options) {
+                rows.add(Row.cp("just-created", setup, opt, "a/x b/x c").variant(describe(pair))
+                        .rule("copy.c: will not overwrite just-created / copy through just-created symlink"));
+            }
+        }
+        return rows;
+    }
+
+    private static String describe(String pair) {
+        StringBuilder sb = new StringBuilder();
+        for (char c : pair.toCharArray()) {
+            if (sb.length() > 0) {
+                sb.append(" and ");
+            }
+            sb.append(switch (c) {
+                case 'F' -> "file";
+                case 'S' -> "symlink";
+                case 'D' -> "dangling symlink";
+                default -> "dir";
+            });
+        }
+        return sb.toString();
+    }
+
+    static final String LINKED = """
+            echo x > f
+            ln f hl
+            ln -s f sl1
+            ln -s f sl2
+            mkdir d
+            """;
+
+    static final String LINKED_TREE = """
+            mkdir -p s/in t
+            echo x > s/a
+            for n in b c d e; do ln s/a s/$n; done
+            ln s/a s/in/f
+            ln -s a s/sl
+            echo y > s/lone
+            """;
+
+    static List<Row> preserveLinks() {
+        List<Row> rows = new ArrayList<>();
+        List<String> operands = List.of("f hl d/", "sl1 sl2 d/", "f sl1 d/", "sl1 f d/");
+        List<String> options = List.of("", "-L", "-H", "--preserve=links", "-L --preserve=links", "-H --preserve=links", "-a", "-l",
+                "-lL", "-lH");
+        for (String o : operands) {
+            for (String opt : options) {
+                rows.add(Row.cp("preserve-links", LINKED, opt, o).rule("copy.c: remember_copied (hard links of command-line operands)"));
+            }
+        }
+        for (String opt : List.of("-a", "-r", "-r --preserve=links", "-rL --preserve=links", "-rl", "-al", "-aH", "-a --no-preserve=links")) {
+            Row row = Row.cp("preserve-links", LINKED_TREE, opt, "s t").variant("five hard links in s")
+                    .rule("copy.c: remember_copied (hard links in a tree)");
+            rows.add(opt.contains("--no-preserve=links") ? row.noAtime() : row);
+        }
+        // Re-runs onto an up-to-date copy: -u skips each name but still records it, so the names stay linked.
+        String copied = LINKED_TREE + "/usr/bin/cp -a s t/\n";
+        for (String opt : List.of("-au", "-u --preserve=links", "-ru")) {
+            rows.add(Row.cp("preserve-links", copied, opt, "s t").variant("t up to date")
+                    .rule("copy.c: -u keeps recording hard links it skips"));
+            rows.add(Row.cp("preserve-links", copied + "rm t/s/c\necho x > t/s/c\n", opt, "s t").variant("t/s/c unlinked")
+                    .rule("copy.c: -u keeps recording hard links it skips"));
+            rows.add(Row.cp("preserve-links", copied, opt, "s t").variant("t older").post("old t/s/*")
+                    .rule("copy.c: -u keeps recording hard links it skips"));
+        }
+        return rows;
+    }
+
+    static final String SELF = """
+            mkdir -p src/sub/deeper
+            echo f > src/f
+            echo g > src/sub/g
+            """;
+
+    static List<Row> intoSelf() {
+        List<Row> rows = new ArrayList<>();
+        for (String o : List.of("src/. src", "src src", "src src/sub", "src/ src/sub/", "src/sub src", "src/sub/.. src/sub",
+                "src/. src/.")) {
+            for (String opt : List.of("-r", "-a", "-rl")) {
+                rows.add(Row.cp("into-self", SELF, opt, o).rule("copy.c: cannot copy a directory into itself"));
+            }
+        }
+        rows.add(Row.cp("into-self", "mkdir -p a/x b/x existing\necho 1 > a/x/same\necho 2 > b/x/same\n", "-r",
+                "a/x b/x existing/").variant("both holding same").rule("copy.c: just-created applies to operands, not their contents"));
+        return rows;
+    }
+
+    @TestFactory
+    Stream<DynamicTest> duplicateSource() {
+        return Differential.tests(duplicateSources());
+    }
+
+    @TestFactory
+    Stream<DynamicTest> justCreatedDestinations() {
+        return Differential.tests(justCreated());
+    }
+
+    @TestFactory
+    Stream<DynamicTest> hardLinkBookkeeping() {
+        return Differential.tests(preserveLinks());
+    }
+
+    @TestFactory
+    Stream<DynamicTest> copiesIntoThemselves() {
+        return Differential.tests(intoSelf());
+    }
+}
