@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
+import java.util.jar.JarFile;
 import java.util.stream.Collectors;
 
 /**
@@ -132,7 +133,12 @@ public final class EngineRegistry {
                 stream.forEach(sorted::add);
                 sorted.sort(Comparator.naturalOrder());
                 for (Path jar : sorted) {
-                    jars.add(jar.toUri().toURL());
+                    // A jar that is not one would be passed over by the class loader without a word.
+                    try (JarFile checked = new JarFile(jar.toFile())) {
+                        jars.add(jar.toUri().toURL());
+                    } catch (IOException | RuntimeException e) {
+                        problems.add("cannot load plugin " + ShellQuote.quote(jar) + ": " + describe(e));
+                    }
                 }
             } catch (NoSuchFileException e) {
                 // A plugin directory that does not exist holds no plugins.

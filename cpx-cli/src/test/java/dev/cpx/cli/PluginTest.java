@@ -101,6 +101,8 @@ class PluginTest {
         List<String> lines = r.err().lines().toList();
         assertTrue(lines.stream().allMatch(l -> l.startsWith("cpx: warning: ")), r::toString);
         assertTrue(lines.stream().anyMatch(l -> l.contains("test.broken.ThrowingEngine") && l.contains("constructor fails on purpose")), r::toString);
+        assertEquals(1, lines.stream().filter(l -> l.startsWith("cpx: warning: cannot load plugin ") && l.contains("garbage.jar")).count(),
+                "the jar that is not one is named, in one line: " + r);
         assertFalse(r.err().contains("\tat "), "no stack trace");
     }
 
