@@ -9,6 +9,16 @@ public interface CopyListener {
     /** A listener that ignores everything and answers "no" to questions. */
     CopyListener NONE = new CopyListener() { };
 
+    /**
+     * A non-directory entry is about to be made, every check on its destination passed (where GNU
+     * cp's {@code -v} prints its line: a failure to make it follows). {@code backup} is where the
+     * destination went ({@code --backup}), or null.
+     *
+     * @since 0.2.0
+     */
+    default void starting(EntryKind kind, java.nio.file.Path source, java.nio.file.Path target, java.nio.file.Path backup) {
+    }
+
     /** One entry is done: copied, skipped or failed. */
     default void entryDone(FileOutcome outcome) {
     }

@@ -37,6 +37,7 @@ import java.util.Set;
  * @param verify read back and compare each copied file
  * @param dryRun report what would be done, touch nothing
  * @param fsync make data and directories durable before returning
+ * @param xattrFailures what a failure to copy an extended attribute comes to
  * @param writeThroughDanglingSymlinks create a new file through a dangling destination symlink (GNU cp
  *     does when {@code POSIXLY_CORRECT} is set) instead of refusing to
  * @param defaultModes {@code --no-preserve=mode}: new entries get the default permissions (0666 for
@@ -68,7 +69,8 @@ public record CopyOptions(
         boolean dryRun,
         boolean fsync,
         boolean defaultModes,
-        boolean writeThroughDanglingSymlinks) {
+        boolean writeThroughDanglingSymlinks,
+        XattrFailures xattrFailures) {
 
     /** The smallest {@link #rangeSize()} other than 0. */
     public static final long MIN_RANGE_SIZE = 64 << 10;
@@ -86,6 +88,7 @@ public record CopyOptions(
         Objects.requireNonNull(sparse, "sparse");
         Objects.requireNonNull(reflink, "reflink");
         Objects.requireNonNull(engine, "engine");
+        Objects.requireNonNull(xattrFailures, "xattrFailures");
         excludes = List.copyOf(excludes);
         if (jobs < 1) {
             throw new IllegalArgumentException("jobs must be at least 1: " + jobs);
@@ -143,6 +146,7 @@ public record CopyOptions(
         b.fsync = fsync;
         b.defaultModes = defaultModes;
         b.writeThroughDanglingSymlinks = writeThroughDanglingSymlinks;
+        b.xattrFailures = xattrFailures;
         return b;
     }
 
@@ -190,6 +194,7 @@ public record CopyOptions(
         private boolean fsync;
         private boolean defaultModes;
         private boolean writeThroughDanglingSymlinks;
+        private XattrFailures xattrFailures = XattrFailures.REPORTED;
 
         private Builder() {
         }
@@ -221,11 +226,13 @@ public record CopyOptions(
         public Builder fsync(boolean v) { fsync = v; return this; }
         public Builder defaultModes(boolean v) { defaultModes = v; return this; }
         public Builder writeThroughDanglingSymlinks(boolean v) { writeThroughDanglingSymlinks = v; return this; }
+        public Builder xattrFailures(XattrFailures v) { xattrFailures = v; return this; }
 
         public CopyOptions build() {
             return new CopyOptions(recursive, dereference, preserve, overwrite, update, force, removeDestination, backup,
                     backupSuffix, mode, target, parents, oneFileSystem, sparse, reflink, copyContents, engine, jobs,
-                    rangeSize, excludes, resume, verify, dryRun, fsync, defaultModes, writeThroughDanglingSymlinks);
+                    rangeSize, excludes, resume, verify, dryRun, fsync, defaultModes, writeThroughDanglingSymlinks,
+                    xattrFailures);
         }
     }
 }

@@ -8,6 +8,7 @@ import dev.cpx.api.Dereference;
 import dev.cpx.api.OverwritePolicy;
 import dev.cpx.api.ReflinkMode;
 import dev.cpx.api.TargetMode;
+import dev.cpx.api.XattrFailures;
 import dev.cpx.spi.SparseMode;
 import java.util.EnumSet;
 import picocli.CommandLine.Model.CommandSpec;
@@ -115,6 +116,7 @@ public final class CpOptions implements Specs.Target {
         switch (key) {
             case "--recursive" -> recursive = true;
             case "--archive" -> {
+                reducedDiagnostics = true;
                 recursive = true;
                 dereference = Dereference.NEVER;
                 preserve.addAll(EnumSet.of(Attribute.MODE, Attribute.OWNERSHIP, Attribute.TIMESTAMPS, Attribute.LINKS, Attribute.XATTR));
@@ -244,8 +246,15 @@ public final class CpOptions implements Specs.Target {
                 .oneFileSystem(oneFileSystem)
                 .defaultModes(defaultModes)
                 // GNU cp writes through a dangling destination symlink when POSIXLY_CORRECT is set.
-                .writeThroughDanglingSymlinks(System.getenv("POSIXLY_CORRECT") != null);
+                .writeThroughDanglingSymlinks(System.getenv("POSIXLY_CORRECT") != null)
+                .xattrFailures(xattrRequired ? XattrFailures.REQUIRED
+                        : reducedDiagnostics && !attributesOnly ? XattrFailures.QUIET : XattrFailures.REPORTED);
     }
+
+    /** {@code --preserve=xattr} named: extended attributes that cannot be copied fail the copy. */
+    private boolean xattrRequired;
+    /** {@code -a}: GNU's reduced diagnostics (failures to copy extended attributes are not reported). */
+    private boolean reducedDiagnostics;
 
     private EnumSet<Attribute> attributes(String option, String list, String defaultList) {
         String value = ArgNormalizer.DEFAULT_VALUE.equals(list) ? defaultList : list;
@@ -260,7 +269,11 @@ public final class CpOptions implements Specs.Target {
                 case "ownership" -> set.add(Attribute.OWNERSHIP);
                 case "timestamps" -> set.add(Attribute.TIMESTAMPS);
                 case "links" -> set.add(Attribute.LINKS);
-                case "xattr" -> set.add(Attribute.XATTR);
+                case "xattr" -> {
+                    set.add(Attribute.XATTR);
+                    // Named on its own, failures to copy them fail the copy (GNU's require_preserve_xattr).
+                    xattrRequired = "--preserve".equals(option);
+                }
                 case "context" -> {
                     set.add(Attribute.CONTEXT);
                     contextRequested = "--preserve".equals(option);

@@ -2,6 +2,7 @@ package dev.cpx.cli;
 
 import dev.cpx.api.CopyListener;
 import dev.cpx.api.Diagnostic;
+import dev.cpx.api.EntryKind;
 import dev.cpx.api.FileOutcome;
 import dev.cpx.api.ShellQuote;
 import dev.cpx.spi.support.PathBytes;
@@ -54,9 +55,9 @@ final class Reporter implements CopyListener {
         }
         switch (outcome.status()) {
             case COPIED -> {
-                if (verbose) {
-                    line(ShellQuote.quote(outcome.source()) + " -> " + ShellQuote.quote(outcome.target())
-                            + (outcome.backup() == null ? "" : " (backup: " + ShellQuote.quote(outcome.backup()) + ")"));
+                // A directory's line comes once it is made; other entries' came when they started.
+                if (verbose && outcome.kind() == EntryKind.DIRECTORY) {
+                    line(verboseLine(outcome.source(), outcome.target(), outcome.backup()));
                 }
             }
             case FAILED -> {
@@ -69,6 +70,19 @@ final class Reporter implements CopyListener {
             case SKIPPED -> {
             }
         }
+    }
+
+    /** GNU cp prints a non-directory's {@code -v} line before making it, so a failure to make it follows. */
+    @Override
+    public void starting(EntryKind kind, Path source, Path target, Path backup) {
+        if (verbose && !dryRun) {
+            line(verboseLine(source, target, backup));
+        }
+    }
+
+    private static String verboseLine(Path source, Path target, Path backup) {
+        return ShellQuote.quote(source) + " -> " + ShellQuote.quote(target)
+                + (backup == null ? "" : " (backup: " + ShellQuote.quote(backup) + ")");
     }
 
     @Override

@@ -96,11 +96,22 @@ public final class Destinations {
      * removal they ask for. Failures and skips are reported here.
      */
     public Decision prepare(Entry e) {
+        Decision d = decide(e);
+        if (d.action() != Action.SKIP && d.action() != Action.DONE && !e.stat().isDirectory()) {
+            context.outcomes().starting(e.kind(), e.source(), e.target(), d.backup());
+        }
+        return d;
+    }
+
+    private Decision decide(Entry e) {
         CopyOptions options = this.options;
         boolean follows = DestinationCheck.followsLinks(options, e.operand());
         EntryKind kind = e.kind();
         DestinationCheck.Decision d = DestinationCheck.decide(e, options, !follows, new PathProbe(e));
         if (d instanceof DestinationCheck.Fail f) {
+            if (f.whileMaking()) {
+                context.outcomes().starting(kind, e.source(), e.target(), null);
+            }
             context.outcomes().failed(kind, e.source(), e.target(), f.why());
             return SKIP;
         }
@@ -157,6 +168,22 @@ public final class Destinations {
                 }
                 return new Decision(Action.EXISTING, null, true, go.destination());
             }
+        }
+    }
+
+    /**
+     * The copy of {@code e} failed after its destination was backed up to {@code backup}: the backup
+     * gets its name back, as GNU cp does ({@code un_backup}). Nothing when there is no backup.
+     */
+    void unBackup(Entry e, Path backup) {
+        if (backup == null) {
+            return;
+        }
+        try {
+            context.effects().rename(backup, e.target());
+        } catch (IOException x) {
+            context.outcomes().failed(e.kind(), e.source(), e.target(),
+                    Diagnostic.of("cannot un-backup {0}", e.target(), Diagnostic.reasonOf(x)));
         }
     }
 

@@ -117,11 +117,10 @@ public final class Directories {
             return;
         }
         Path dst = e.target();
-        metadata.apply(e.source(), dst, dst, e.stat(), false, true);
+        Stat now = Stat.statOrNull(dst);
+        metadata.apply(e.source(), dst, dst, e.stat(), false, true, now == null ? 0 : now.permissions());
         if (!context.options().preserves(Attribute.MODE) && state == State.CREATED) {
-            // mkdir keeps the sticky bit (the umask never clears it) but NIO cannot pass it; and the
-            // owner bits added while copying come off again.
-            Stat now = Stat.statOrNull(dst);
+            // The owner bits added while copying come off again.
             int wanted = CreationModes.directoryFinalMode(CreationModes.of(e.stat(), context.options()), Umask.get(),
                     now == null ? 0 : now.permissions());
             if (wanted >= 0) {

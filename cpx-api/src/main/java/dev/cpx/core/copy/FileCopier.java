@@ -93,9 +93,7 @@ public final class FileCopier {
                 }
                 case CREATE -> {
                     if (context.effects().changes()) {
-                        // Made where a dangling symlink points, with POSIXLY_CORRECT; else at the destination.
-                        Entry at = d.createAt() == null ? e : new Entry(e.source(), d.createAt(), e.stat(), e.placement());
-                        create(at, naming, d.backup(), d.replaced(), named);
+                        create(e, naming, d.backup(), d.replaced(), named, d.createAt());
                     } else {
                         // --dry-run: say what would be done, read and write nothing.
                         naming.skip();
@@ -113,11 +111,20 @@ public final class FileCopier {
 
     /** A new file: data, attributes, then its name in its turn. */
     private void create(Entry e, Naming naming, Path backup, boolean replaced, Consumer<Path> named) {
+        create(e, naming, backup, replaced, named, null);
+    }
+
+    /**
+     * A new file; {@code createAt}, when not null, is where it is made (where a dangling destination
+     * symlink points, with {@code POSIXLY_CORRECT}); messages name the destination all the same.
+     */
+    private void create(Entry e, Naming naming, Path backup, boolean replaced, Consumer<Path> named, Path createAt) {
         boolean attributesOnly = context.options().mode() == CopyMode.ATTRIBUTES_ONLY;
         FileChannel in;
         try {
             in = attributesOnly ? null : FileChannel.open(e.source(), READ);
         } catch (IOException x) {
+            destinations.unBackup(e, backup);
             context.outcomes().failed(EntryKind.FILE, e.source(), e.target(),
                     Diagnostic.of("cannot open {0} for reading", e.source(), Diagnostic.reasonOf(x)));
             naming.skip();
@@ -125,26 +132,26 @@ public final class FileCopier {
             return;
         }
         try {
-            create(e, in, naming, backup, replaced, named);
+            create(e, in, naming, backup, replaced, named, createAt == null ? e.target() : createAt);
         } finally {
             closeQuietly(in);
         }
     }
 
-    private void create(Entry e, FileChannel in, Naming naming, Path backup, boolean replaced, Consumer<Path> named) {
+    private void create(Entry e, FileChannel in, Naming naming, Path backup, boolean replaced, Consumer<Path> named, Path at) {
         Stat st = e.stat();
         int extra = extraPermissions(st);
         NewFile file = null;
         DataResult data;
         try {
             boolean resumable = st.size() >= RESUMABLE_SIZE && in != null;
-            file = resumable && context.options().resume() ? newFiles.continuing(e.target(), in).orElse(null) : null;
+            file = resumable && context.options().resume() ? newFiles.continuing(at, in).orElse(null) : null;
             if (file == null && !st.isRegular()) {
                 // A FIFO or device read as data may never end: its copy exists at once under its name (as
                 // GNU cp makes it), restricted to the owner until its attributes are set.
-                file = newFiles.createAtFinalName(e.target(), CreationModes.of(st, context.options()) & restricted());
+                file = newFiles.createAtFinalName(at, CreationModes.of(st, context.options()) & restricted());
             } else if (file == null) {
-                file = newFiles.create(e.target(), CreationModes.of(st, context.options()) | extra, resumable);
+                file = newFiles.create(at, CreationModes.of(st, context.options()) | extra, resumable);
             }
             data = in == null ? DataResult.copied(0)
                     : transfer(in, file.channel(), e, file.resumedAt(), context.cancellation().progress(), false);
@@ -166,6 +173,7 @@ public final class FileCopier {
             if (file != null) {
                 file.abandon(context.cancelled());
             }
+            destinations.unBackup(e, backup);
             report(e, data);
             naming.skip();
             named.accept(null);
@@ -190,7 +198,7 @@ public final class FileCopier {
         long bytes = data.bytes();
         naming.insert(() -> {
             try {
-                complete.publish(e.target());
+                complete.publish(at);
             } catch (IOException x) {
                 complete.abandon(false);
                 context.outcomes().failed(EntryKind.FILE, e.source(), e.target(),
@@ -200,7 +208,7 @@ public final class FileCopier {
             }
             destinations.made(e);
             context.outcomes().copied(EntryKind.FILE, e.source(), e.target(), bytes, backup, replaced);
-            named.accept(e.target());
+            named.accept(at);
         }, !complete.isNamed());
     }
 
@@ -269,7 +277,7 @@ public final class FileCopier {
                     return false;
                 }
                 AtomicReference<Path> made = new AtomicReference<>();
-                create(e, in, Naming.IMMEDIATE, null, true, made::set);
+                create(e, in, Naming.IMMEDIATE, null, true, made::set, dst);
                 return made.get() != null;
             }
             try (out) {

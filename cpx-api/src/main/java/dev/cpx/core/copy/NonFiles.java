@@ -32,6 +32,12 @@ public final class NonFiles {
         void make(Path at) throws IOException;
     }
 
+    /** A last check before the entry is made: why it cannot be, or null. */
+    @FunctionalInterface
+    private interface Check {
+        Diagnostic refusal();
+    }
+
     /** What is set on the new entry after it is made. */
     private enum Attributes {
         /** Nothing: a link to something else has that thing's attributes. */
@@ -117,6 +123,7 @@ public final class NonFiles {
         try {
             makeOrReplace(maker, e.target(), d.action() == Destinations.Action.EXISTING || d.action() == Destinations.Action.DONE);
         } catch (IOException x) {
+            destinations.unBackup(e, d.backup());
             context.outcomes().failed(e.kind(), e.source(), e.target(), cannot.withReason(Diagnostic.reasonOf(x)));
             return false;
         }
@@ -132,15 +139,13 @@ public final class NonFiles {
         if (context.cancelled()) {
             return false;
         }
-        if (!e.source().isAbsolute() && !inWorkingDirectory(e.target())) {
-            context.outcomes().failed(e.kind(), e.source(), e.target(),
-                    Diagnostic.of("{r0}: can make relative symbolic links only in current directory", e.target()));
-            return false;
-        }
         Effects effects = context.effects();
+        // GNU checks where a relative link may go only once the destination is decided.
+        Check relative = () -> e.source().isAbsolute() || inWorkingDirectory(e.target()) ? null
+                : Diagnostic.of("{r0}: can make relative symbolic links only in current directory", e.target());
         return make(e, context.options().force(), Attributes.NONE,
                 Diagnostic.of("cannot create symbolic link {0} to {1}", e.target(), e.source()),
-                at -> effects.createSymbolicLink(at, e.source()));
+                at -> effects.createSymbolicLink(at, e.source()), relative);
     }
 
     /**
@@ -151,6 +156,10 @@ public final class NonFiles {
      *     temporary name, then renamed over it: the old one stays if making the new one fails)
      */
     private boolean make(Entry e, boolean replace, Attributes attributes, Diagnostic cannot, Maker maker) {
+        return make(e, replace, attributes, cannot, maker, () -> null);
+    }
+
+    private boolean make(Entry e, boolean replace, Attributes attributes, Diagnostic cannot, Maker maker, Check check) {
         Destinations.Decision d = destinations.prepare(e);
         if (d.action() == Destinations.Action.SKIP) {
             return false;
@@ -158,9 +167,17 @@ public final class NonFiles {
         if (d.action() == Destinations.Action.DONE) {
             return true;
         }
+        Diagnostic refusal = check.refusal();
+        if (refusal != null) {
+            destinations.unBackup(e, d.backup());
+            context.outcomes().failed(e.kind(), e.source(), e.target(), refusal);
+            return false;
+        }
         try {
             makeOrReplace(maker, e.target(), replace && d.action() == Destinations.Action.EXISTING);
         } catch (IOException x) {
+            // The entry is not made: a backup made of what was there takes its place again.
+            destinations.unBackup(e, d.backup());
             context.outcomes().failed(e.kind(), e.source(), e.target(), cannot.withReason(Diagnostic.reasonOf(x)));
             return false;
         }

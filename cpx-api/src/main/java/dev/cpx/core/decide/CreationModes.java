@@ -23,15 +23,15 @@ public final class CreationModes {
 
     /**
      * The mode a directory made by this run gets once its contents are done, when its mode is not
-     * preserved: it was made with owner rwx added (so its contents could be copied in) and without the
-     * sticky bit (NIO cannot pass it); both are put right. {@code -1} when it already has that mode.
+     * preserved: it was made with owner rwx added (so its contents could be copied in), which comes
+     * off again. {@code -1} when it already has that mode.
      *
      * @param creationMode {@link #of} the source directory
      * @param inheritedSetGid the set-gid bit it got from its parent, which stays
      */
     public static int directoryFinalMode(int creationMode, int umask, int inheritedSetGid) {
         int wanted = (creationMode & 0777 & ~umask) | (creationMode & 01000);
-        int made = (creationMode | 0700) & 0777 & ~umask;
+        int made = ((creationMode | 0700) & 0777 & ~umask) | (creationMode & 01000);
         return wanted == made ? -1 : wanted | (inheritedSetGid & 02000);
     }
 }

@@ -48,8 +48,15 @@ public final class DestinationCheck {
     public sealed interface Decision permits Fail, Keep, Go {
     }
 
-    /** Refused; the copy of this entry fails with {@code why}. */
-    public record Fail(Diagnostic why) implements Decision {
+    /**
+     * Refused; the copy of this entry fails with {@code why}.
+     *
+     * @param whileMaking GNU finds this only when it makes the copy, after {@code -v} has named it
+     */
+    public record Fail(Diagnostic why, boolean whileMaking) implements Decision {
+        public Fail(Diagnostic why) {
+            this(why, false);
+        }
     }
 
     /** Nothing is done, and that is not a failure; {@code destination} is what is there. */
@@ -161,7 +168,7 @@ public final class DestinationCheck {
                     if (o.writeThroughDanglingSymlinks()) {
                         return new Go(true, Prepare.NONE, link, true);
                     }
-                    return new Fail(Diagnostic.of("not writing through dangling symlink {0}", e.target()));
+                    return new Fail(Diagnostic.of("not writing through dangling symlink {0}", e.target()), true);
                 }
             }
             return d;

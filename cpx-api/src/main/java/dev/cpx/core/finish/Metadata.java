@@ -49,6 +49,15 @@ public final class Metadata {
      * {@code src}'s entry (named {@code reportAs}) and do not stop the others. Returns false if one failed.
      */
     public boolean apply(Path src, Path dst, Path reportAs, Stat st, boolean symlink, boolean withXattrs) {
+        return apply(src, dst, reportAs, st, symlink, withXattrs, 0);
+    }
+
+    /**
+     * {@link #apply}, where the destination has the set-uid, set-gid or sticky bits {@code destinationSpecial}
+     * (a set-gid bit a directory inherited from its parent): a source mode without such bits leaves them,
+     * as GNU cp leaves them (it sets such a mode as an access ACL, which does not touch them).
+     */
+    public boolean apply(Path src, Path dst, Path reportAs, Stat st, boolean symlink, boolean withXattrs, int destinationSpecial) {
         boolean ok = true;
         if (times) {
             try {
@@ -77,6 +86,9 @@ public final class Metadata {
         }
         if (withXattrs && !symlink) {
             xattrs.copy(src, dst, reportAs);
+        }
+        if ((permissions & 07000) == 0) {
+            permissions |= destinationSpecial & 07000;
         }
         if (mode && !symlink) {
             ok &= chmod(src, dst, permissions);

@@ -3,10 +3,14 @@ package dev.cpx.core.finish;
 import dev.cpx.api.Attribute;
 import dev.cpx.api.CopyOptions;
 import dev.cpx.api.Diagnostic;
+import dev.cpx.api.ShellQuote;
+import dev.cpx.api.XattrFailures;
 import dev.cpx.core.fs.Effects;
 import dev.cpx.core.run.Outcomes;
 import dev.cpx.spi.PosixExtras;
+import dev.cpx.spi.support.PathBytes;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -14,20 +18,21 @@ import java.util.List;
  * Extended attributes and POSIX ACLs, through the native extras. {@code --preserve=xattr} copies
  * every attribute (but SELinux labels, which belong to {@code context}); {@code --preserve=mode}
  * copies the ACLs ({@code system.posix_acl_access}, and {@code system.posix_acl_default} of
- * directories), as GNU cp does. Where the destination cannot hold them (not supported, not
- * permitted) they are left out silently, as GNU cp does without a required preserve.
+ * directories), as GNU cp does. Failures are reported as {@link XattrFailures} says.
  */
 public final class Xattrs {
 
     private static final String ACL_ACCESS = "system.posix_acl_access";
     private static final String ACL_DEFAULT = "system.posix_acl_default";
     private static final String SELINUX = "security.selinux";
+    private static final String NO_DATA = "No data available";
 
     private final PosixExtras extras;
     private final Effects effects;
     private final Outcomes outcomes;
     private final boolean all;
     private final boolean acls;
+    private final XattrFailures failures;
 
     public Xattrs(CopyOptions options, PosixExtras extras, Effects effects, Outcomes outcomes) {
         this.extras = extras;
@@ -36,6 +41,7 @@ public final class Xattrs {
         boolean native_ = extras.availability().available();
         this.all = options.preserves(Attribute.XATTR) && native_;
         this.acls = options.preserves(Attribute.MODE) && native_;
+        this.failures = options.xattrFailures();
     }
 
     /** Whether every extended attribute is copied ({@code --preserve=xattr}). */
@@ -43,7 +49,13 @@ public final class Xattrs {
         return all;
     }
 
-    /** Copies the attributes of {@code src} to {@code dst} (both followed: never called for symbolic links). */
+    /**
+     * Copies the attributes of {@code src} to {@code dst} (both followed: never called for symbolic
+     * links). What cannot be copied is reported as GNU cp (through libattr) reports it, as the options'
+     * {@link XattrFailures} say: "listing attributes of SRC", "getting attribute NAME of SRC",
+     * "setting attribute NAME for NAME" (GNU 9.1 quotes the name twice there), and "setting
+     * attributes for DST" once where the destination supports none.
+     */
     void copy(Path src, Path dst, Path reportAs) {
         if (!all && !acls) {
             return;
@@ -52,28 +64,68 @@ public final class Xattrs {
         try {
             names = extras.listXattrs(src, true);
         } catch (IOException e) {
-            if (!ignorable(e)) {
-                outcomes.failed(src, reportAs, Diagnostic.of("listing attributes of {0}", src, Diagnostic.reasonOf(e)));
+            if (!unsupported(e)) {
+                report(src, reportAs, Diagnostic.of("listing attributes of {0}", src, Diagnostic.reasonOf(e)), e);
             }
             return;
         }
+        IOException notSupported = null;
         for (String name : names) {
             boolean acl = name.equals(ACL_ACCESS) || name.equals(ACL_DEFAULT);
-            if (name.equals(SELINUX) || !(all || acl)) {
+            // SELinux labels belong to contexts; cpx's own --resume mark is not the file's.
+            if (name.equals(SELINUX) || name.equals(ResumeMarker.NAME) || !(all || acl)) {
+                continue;
+            }
+            byte[] value;
+            try {
+                value = extras.getXattr(src, name, true);
+            } catch (IOException e) {
+                if (!Diagnostic.reasonOf(e).equals(NO_DATA) && !unsupported(e)) {
+                    report(src, reportAs, new Diagnostic("getting attribute " + quoted(name) + " of {0}", List.of(src),
+                            Diagnostic.reasonOf(e)), e);
+                }
                 continue;
             }
             try {
-                effects.setXattr(dst, name, extras.getXattr(src, name, true));
+                effects.setXattr(dst, name, value);
             } catch (IOException e) {
-                if (!ignorable(e)) {
-                    outcomes.failed(src, reportAs, Diagnostic.of("setting attributes for {0}", reportAs, Diagnostic.reasonOf(e)));
+                if (acl) {
+                    // ACLs belong to the mode: a file system without them keeps the mode bits alone.
+                    continue;
                 }
+                if (unsupported(e)) {
+                    notSupported = e;
+                } else {
+                    report(src, reportAs, new Diagnostic("setting attribute " + quoted(name) + " for " + quoted(name), List.of(),
+                            Diagnostic.reasonOf(e)), e);
+                }
+            }
+        }
+        if (notSupported != null) {
+            report(src, reportAs, Diagnostic.of("setting attributes for {0}", reportAs, Diagnostic.reasonOf(notSupported)), notSupported);
+        }
+    }
+
+    /** A failure, as {@link XattrFailures} says: the entry's, a warning, or nothing. */
+    private void report(Path src, Path dst, Diagnostic why, IOException e) {
+        switch (failures) {
+            case REQUIRED -> outcomes.failed(src, dst, why);
+            case REPORTED -> {
+                if (!unsupported(e) && !Diagnostic.reasonOf(e).equals(NO_DATA)) {
+                    outcomes.warning(why);
+                }
+            }
+            default -> {
             }
         }
     }
 
-    private static boolean ignorable(IOException e) {
-        String r = Diagnostic.reasonOf(e);
-        return r.equals("Operation not supported") || r.equals("Operation not permitted") || r.equals("No data available");
+    private static boolean unsupported(IOException e) {
+        return Diagnostic.reasonOf(e).equals("Operation not supported");
+    }
+
+    /** An attribute name in GNU's quotes, its bytes as they are (names are Latin-1 strings of bytes). */
+    private static String quoted(String name) {
+        return ShellQuote.quote(PathBytes.path(name.getBytes(StandardCharsets.ISO_8859_1)));
     }
 }

@@ -26,9 +26,16 @@ final class LiveEffects implements Effects {
         return true;
     }
 
+    /**
+     * {@code mkdir}: NIO passes only the permission bits, so a sticky bit asked for (which {@code mkdir}
+     * would keep) is added after, keeping a set-gid bit the directory inherited.
+     */
     @Override
     public void createDirectory(Path dir, int mode) throws IOException {
         Files.createDirectory(dir, Permissions.attribute(mode));
+        if ((mode & 01000) != 0) {
+            setMode(dir, Stat.lstat(dir).permissions() | 01000);
+        }
     }
 
     @Override

@@ -29,6 +29,11 @@ public final class Outcomes {
         return counters;
     }
 
+    /** A non-directory entry is about to be made; see {@link CopyListener#starting}. */
+    public void starting(EntryKind kind, Path source, Path target, Path backup) {
+        listener.starting(kind, source, target, backup);
+    }
+
     /** An entry was made (for {@code --dry-run}, would be) where nothing was. */
     public void copied(EntryKind kind, Path source, Path target, long bytes) {
         copied(kind, source, target, bytes, null, false);

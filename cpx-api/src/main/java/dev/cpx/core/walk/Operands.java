@@ -250,7 +250,7 @@ final class Operands {
                     }
                 }
             }
-            int mode = o.preserves(Attribute.MODE) ? p.stat().permissions() : p.restore();
+            int mode = o.preserves(Attribute.MODE) ? preservedMode(p) : p.restore();
             if (mode >= 0) {
                 try {
                     context.effects().setMode(p.target(), mode);
@@ -266,15 +266,23 @@ final class Operands {
         }
     }
 
+    /** The source's mode for a parent, keeping a set-gid bit it inherited where the source has no such bits. */
+    private static int preservedMode(Parent p) {
+        int mode = p.stat().permissions();
+        Stat now = Stat.statOrNull(p.target());
+        return (mode & 07000) == 0 && now != null ? mode | (now.permissions() & 07000) : mode;
+    }
+
     /**
-     * After everything: directories that got new entries are synced (--fsync), and a complete copy
-     * loses its --resume marker.
+     * After everything: directories that got new entries are synced (--fsync), and a copy that was not
+     * interrupted loses its --resume marker.
      */
     void finish() {
         if (context.options().fsync()) {
             touchedDirectories.forEach(d -> dispatch.directories().sync(d, d));
         }
-        if (context.counters().failed.sum() == 0 && !context.cancelled()) {
+        if (!context.cancelled()) {
+            // The copy ran to its end (failures included): only an interrupted one is resumed into itself.
             marked.forEach(resumeMarker::clear);
         }
     }
@@ -356,10 +364,16 @@ final class Operands {
         return isDir;
     }
 
-    /** {@code dir/basename(source)}; the directory itself for sources without a name, such as {@code /}. */
+    /**
+     * {@code dir/basename(source)}; the directory itself for sources without a name, such as {@code /};
+     * {@code dir/.} for {@code source/..}, as GNU cp never copies into {@code dir/..}.
+     */
     private static Path inside(Path dir, Path source) {
         Path name = source.getFileName();
-        return name == null ? dir : dir.resolve(name);
+        if (name == null) {
+            return dir;
+        }
+        return dir.resolve(name.toString().equals("..") ? Path.of(".") : name);
     }
 
     /**

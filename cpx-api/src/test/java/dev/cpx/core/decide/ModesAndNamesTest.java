@@ -88,7 +88,9 @@ class ModesAndNamesTest {
     @CsvSource({
         "0755, 022, 0, -1",
         "0555, 022, 0, 0555",
-        "01777, 022, 0, 01755",
+        "01777, 022, 0, -1",
+        "01700, 022, 0, -1",
+        "01500, 022, 0, 01500",
         "0500, 022, 02000, 02500",
     })
     void newDirectoriesLoseTheOwnerBitsAddedWhileCopying(String mode, String umask, String setGid, String expected) {
