@@ -75,6 +75,18 @@ final class ArgNormalizer {
         return true;
     }
 
+    /** GNU cp 9.1's long options in the order of its table (cp.c {@code long_opts}), which getopt lists them in. */
+    private static final List<String> GNU_ORDER = List.of("--archive", "--attributes-only", "--backup", "--copy-contents",
+            "--dereference", "--force", "--interactive", "--link", "--no-clobber", "--no-dereference", "--no-preserve",
+            "--no-target-directory", "--one-file-system", "--parents", "--path", "--preserve", "--recursive",
+            "--remove-destination", "--sparse", "--reflink", "--strip-trailing-slashes", "--suffix", "--symbolic-link",
+            "--target-directory", "--update", "--verbose", "--context", "--help", "--version");
+
+    private static int gnuOrder(String option) {
+        int i = GNU_ORDER.indexOf(option);
+        return i < 0 ? GNU_ORDER.size() : i;
+    }
+
     private static String expand(CommandSpec spec, String name, Set<String> longNames) {
         if (longNames.contains(name)) {
             return name;
@@ -104,7 +116,9 @@ final class ArgNormalizer {
                 return candidates.get(0);
             }
             StringBuilder sb = new StringBuilder("option '" + name + "' is ambiguous; possibilities:");
-            for (String c : candidates) {
+            List<String> listed = new ArrayList<>(candidates);
+            listed.sort(java.util.Comparator.comparingInt(ArgNormalizer::gnuOrder).thenComparing(c -> c));
+            for (String c : listed) {
                 sb.append(" '").append(c).append('\'');
             }
             throw new ParameterException(spec.commandLine(), sb.toString());

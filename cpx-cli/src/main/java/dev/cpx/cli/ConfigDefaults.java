@@ -100,7 +100,12 @@ final class ConfigDefaults implements IDefaultValueProvider {
      * (picocli applies them after the command line, so an error then is the file's); else null.
      */
     String refusedKey(ParameterException e) {
-        return parsed || e instanceof ConfigException ? null : lastApplied;
+        if (parsed || e instanceof ConfigException || lastApplied == null) {
+            return null;
+        }
+        // Only an error about the very option whose value came from the file is the file's: an unknown
+        // option or a bad value on the command line is the command line's.
+        return e.getArgSpec() instanceof OptionSpec o && o.longestName().equals("--" + lastApplied) ? lastApplied : null;
     }
 
     /** Parsing is over: errors from now on are not the file's. */

@@ -191,7 +191,8 @@ public final class CpOptions implements Specs.Target {
         if (backupControl == null) {
             return BackupMode.NONE;
         }
-        if (ArgNormalizer.DEFAULT_VALUE.equals(backupControl)) {
+        // GNU's xget_version: an empty --backup= is no control at all, so VERSION_CONTROL decides.
+        if (ArgNormalizer.DEFAULT_VALUE.equals(backupControl) || backupControl.isEmpty()) {
             String env = System.getenv("VERSION_CONTROL");
             return env == null || env.isEmpty() ? BackupMode.EXISTING : backupType("$VERSION_CONTROL", env);
         }

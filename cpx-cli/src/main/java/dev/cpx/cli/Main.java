@@ -117,6 +117,12 @@ public final class Main {
             }
             return "option requires an argument -- '" + (last.startsWith("-") ? last.substring(last.length() - 1) : name) + "'";
         }
+        java.util.regex.Matcher flag = java.util.regex.Pattern.compile("option '(--[^']+)' should be specified without '.*' parameter")
+                .matcher(message);
+        if (flag.matches()) {
+            // getopt_long's words for --verbose=yes.
+            return "option '" + flag.group(1) + "' doesn't allow an argument";
+        }
         if (message.startsWith("Invalid value for option '")) {
             return message.replace("Invalid value for option", "invalid argument for option");
         }

@@ -47,10 +47,12 @@ public final class Destinations {
      *     not be looked at: a looping symlink with {@code -f}, removed when opening it fails)
      * @param createAt where a new entry is made: the destination, or where the dangling symlink there points
      *     ({@code POSIXLY_CORRECT})
+     * @param refusal why the new entry cannot be made, found as GNU finds it only when making it (after
+     *     opening the source): the maker reports it then; null when it can be made
      */
-    public record Decision(Action action, Path backup, boolean replaced, Stat existing, Path createAt) {
+    public record Decision(Action action, Path backup, boolean replaced, Stat existing, Path createAt, Diagnostic refusal) {
         Decision(Action action, Path backup, boolean replaced, Stat existing) {
-            this(action, backup, replaced, existing, null);
+            this(action, backup, replaced, existing, null, null);
         }
     }
 
@@ -110,7 +112,7 @@ public final class Destinations {
         DestinationCheck.Decision d = DestinationCheck.decide(e, options, !follows, new PathProbe(e));
         if (d instanceof DestinationCheck.Fail f) {
             if (f.whileMaking()) {
-                context.outcomes().starting(kind, e.source(), e.target(), null);
+                return new Decision(Action.CREATE, null, false, null, null, f.why());
             }
             context.outcomes().failed(kind, e.source(), e.target(), f.why());
             return SKIP;
@@ -156,7 +158,7 @@ public final class Destinations {
                     try {
                         Path link = e.target();
                         Path dir = link.toAbsolutePath().getParent();
-                        return new Decision(Action.CREATE, null, false, null, dir.resolve(Files.readSymbolicLink(link)));
+                        return new Decision(Action.CREATE, null, false, null, dir.resolve(Files.readSymbolicLink(link)), null);
                     } catch (IOException x) {
                         context.outcomes().failed(kind, e.source(), e.target(),
                                 Diagnostic.of("cannot create regular file {0}", e.target(), Diagnostic.reasonOf(x)));

@@ -34,6 +34,8 @@ public final class Directories {
     private final Destinations destinations;
     private final Metadata metadata;
     private final ResumeMarker resumeMarker;
+    /** Directories marked as the copy of their operand ({@code --resume}), until they are finished. */
+    private final java.util.Set<Path> marked = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public Directories(RunContext context, Destinations destinations, Metadata metadata, ResumeMarker resumeMarker) {
         this.context = context;
@@ -65,11 +67,11 @@ public final class Directories {
             }
         }
         Path dst = e.target();
-        // Owner rwx while the contents are copied, whatever the source's mode: a read-only source still copies.
-        int mode = CreationModes.of(e.stat(), context.options()) | 0700;
+        int mode = CreationModes.directoryWhileCopying(e.stat(), context.options());
         try {
             if (markAsCopy && context.effects().changes() && resumeMarker.possible()) {
                 createMarked(dst, e.stat(), mode);
+                marked.add(dst);
             } else {
                 context.effects().createDirectory(dst, mode);
             }
@@ -117,12 +119,16 @@ public final class Directories {
             return;
         }
         Path dst = e.target();
+        if (marked.remove(dst) && !context.cancelled()) {
+            // The copy ran to its end (failures included): the mark goes, before a read-only mode would keep it.
+            resumeMarker.clear(dst);
+        }
         Stat now = Stat.statOrNull(dst);
         metadata.apply(e.source(), dst, dst, e.stat(), false, true, now == null ? 0 : now.permissions());
         if (!context.options().preserves(Attribute.MODE) && state == State.CREATED) {
             // The owner bits added while copying come off again.
-            int wanted = CreationModes.directoryFinalMode(CreationModes.of(e.stat(), context.options()), Umask.get(),
-                    now == null ? 0 : now.permissions());
+            int wanted = now == null ? -1
+                    : CreationModes.directoryFinalMode(CreationModes.of(e.stat(), context.options()), Umask.get(), now.permissions());
             if (wanted >= 0) {
                 metadata.chmod(e.source(), dst, wanted);
             }

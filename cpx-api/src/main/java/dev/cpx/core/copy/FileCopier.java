@@ -92,7 +92,12 @@ public final class FileCopier {
                     named.accept(overwrite(e, d.existing()) ? e.target() : null);
                 }
                 case CREATE -> {
-                    if (context.effects().changes()) {
+                    if (d.refusal() != null) {
+                        // Found, as GNU finds it, once the source is open (a FIFO's writer sees it opened).
+                        refuse(e, d.refusal());
+                        naming.skip();
+                        named.accept(null);
+                    } else if (context.effects().changes()) {
                         create(e, naming, d.backup(), d.replaced(), named, d.createAt());
                     } else {
                         // --dry-run: say what would be done, read and write nothing.
@@ -107,6 +112,20 @@ public final class FileCopier {
         } finally {
             context.counters().filesDone.increment();
         }
+    }
+
+    /** Reports {@code why} the copy of {@code e} cannot be made, after opening its source as GNU cp does. */
+    private void refuse(Entry e, Diagnostic why) {
+        FileChannel in;
+        try {
+            in = FileChannel.open(e.source(), READ);
+        } catch (IOException x) {
+            context.outcomes().failed(EntryKind.FILE, e.source(), e.target(),
+                    Diagnostic.of("cannot open {0} for reading", e.source(), Diagnostic.reasonOf(x)));
+            return;
+        }
+        closeQuietly(in);
+        context.outcomes().failed(EntryKind.FILE, e.source(), e.target(), why);
     }
 
     /** A new file: data, attributes, then its name in its turn. */

@@ -167,7 +167,7 @@ public final class NonFiles {
         if (d.action() == Destinations.Action.DONE) {
             return true;
         }
-        Diagnostic refusal = check.refusal();
+        Diagnostic refusal = d.refusal() != null ? d.refusal() : check.refusal();
         if (refusal != null) {
             destinations.unBackup(e, d.backup());
             context.outcomes().failed(e.kind(), e.source(), e.target(), refusal);

@@ -1,5 +1,6 @@
 package dev.cpx.core.decide;
 
+import dev.cpx.api.Attribute;
 import dev.cpx.api.CopyOptions;
 import dev.cpx.core.fs.Stat;
 
@@ -22,16 +23,25 @@ public final class CreationModes {
     }
 
     /**
+     * The mode a directory is made with while its contents are copied: owner rwx (so they can be
+     * copied in, whatever the source's mode), and without what another user must not have before it is
+     * ready, as GNU cp makes it: group and other write, or with {@code --preserve=ownership} every
+     * group and other bit (until then the directory is not yet its owner's). The umask applies.
+     */
+    public static int directoryWhileCopying(Stat st, CopyOptions o) {
+        int mode = of(st, o);
+        int omitted = mode & (o.preserves(Attribute.OWNERSHIP) ? 077 : 022);
+        return (mode & ~omitted) | 0700;
+    }
+
+    /**
      * The mode a directory made by this run gets once its contents are done, when its mode is not
-     * preserved: it was made with owner rwx added (so its contents could be copied in), which comes
-     * off again. {@code -1} when it already has that mode.
+     * preserved; -1 when it has that mode already ({@code currentMode}, whose inherited set-gid bit stays).
      *
      * @param creationMode {@link #of} the source directory
-     * @param inheritedSetGid the set-gid bit it got from its parent, which stays
      */
-    public static int directoryFinalMode(int creationMode, int umask, int inheritedSetGid) {
-        int wanted = (creationMode & 0777 & ~umask) | (creationMode & 01000);
-        int made = ((creationMode | 0700) & 0777 & ~umask) | (creationMode & 01000);
-        return wanted == made ? -1 : wanted | (inheritedSetGid & 02000);
+    public static int directoryFinalMode(int creationMode, int umask, int currentMode) {
+        int wanted = (creationMode & 0777 & ~umask) | (creationMode & 01000) | (currentMode & 02000);
+        return wanted == (currentMode & 07777) ? -1 : wanted;
     }
 }

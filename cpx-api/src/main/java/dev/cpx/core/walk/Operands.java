@@ -60,8 +60,6 @@ final class Operands {
 
     /** Whether --resume goes on into a destination marked as the unfinished copy of the operand. */
     private boolean resumingCopy;
-    /** Destinations marked as the copy of a directory operand (cleared when everything is copied). */
-    private final List<Path> marked = Collections.synchronizedList(new ArrayList<>());
     /** Directories that got new entries from the operands themselves, synced at the end with --fsync. */
     private final Set<Path> touchedDirectories = Collections.synchronizedSet(new LinkedHashSet<>());
 
@@ -274,16 +272,11 @@ final class Operands {
     }
 
     /**
-     * After everything: directories that got new entries are synced (--fsync), and a copy that was not
-     * interrupted loses its --resume marker.
+     * After everything: directories that got new entries are synced (--fsync).
      */
     void finish() {
         if (context.options().fsync()) {
             touchedDirectories.forEach(d -> dispatch.directories().sync(d, d));
-        }
-        if (!context.cancelled()) {
-            // The copy ran to its end (failures included): only an interrupted one is resumed into itself.
-            marked.forEach(resumeMarker::clear);
         }
     }
 
@@ -410,9 +403,6 @@ final class Operands {
             return;
         }
         boolean asCopy = !into && st.isDirectory() && (resumingCopy || Stat.lstatOrNull(target) == null);
-        if (asCopy) {
-            marked.add(target);
-        }
         Path parent = PathBytes.withoutTrailingSlashes(target).toAbsolutePath().getParent();
         if (parent != null) {
             touchedDirectories.add(parent);

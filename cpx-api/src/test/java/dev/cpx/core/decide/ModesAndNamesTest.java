@@ -84,17 +84,31 @@ class ModesAndNamesTest {
         assertEquals(Integer.parseInt(expected, 8), CreationModes.of(stat(type | Integer.parseInt(mode, 8), 0, 0), options(preserve)));
     }
 
-    @ParameterizedTest(name = "a directory {0}, umask {1}, inherited set-gid {2}: final {3}")
+    @ParameterizedTest(name = "a directory {0} with [{1}] is made {2} while its contents are copied")
     @CsvSource({
-        "0755, 022, 0, -1",
-        "0555, 022, 0, 0555",
-        "01777, 022, 0, -1",
-        "01700, 022, 0, -1",
-        "01500, 022, 0, 01500",
-        "0500, 022, 02000, 02500",
+        "0755, '', 0755",
+        "0775, '', 0755",
+        "0555, '', 0755",
+        "0775, ownership, 0700",
+        "01777, '', 01755",
     })
-    void newDirectoriesLoseTheOwnerBitsAddedWhileCopying(String mode, String umask, String setGid, String expected) {
-        int wanted = CreationModes.directoryFinalMode(Integer.parseInt(mode, 8), Integer.parseInt(umask, 8), Integer.parseInt(setGid, 8));
+    void directoriesAreMadeWithoutWhatOthersMustNotHaveYet(String mode, String preserve, String expected) {
+        assertEquals(Integer.parseInt(expected, 8),
+                CreationModes.directoryWhileCopying(stat(Stat.S_IFDIR | Integer.parseInt(mode, 8), 0, 0), options(preserve)));
+    }
+
+    @ParameterizedTest(name = "a directory {0}, umask {1}, made {2}: final {3}")
+    @CsvSource({
+        "0755, 022, 0755, -1",
+        "0555, 022, 0755, 0555",
+        "0775, 022, 0755, -1",
+        "0775, 002, 0755, 0775",
+        "01777, 022, 01755, -1",
+        "0500, 022, 02700, 02500",
+        "0775, 022, 0700, 0755",
+    })
+    void newDirectoriesGetTheirModeAtTheEnd(String mode, String umask, String made, String expected) {
+        int wanted = CreationModes.directoryFinalMode(Integer.parseInt(mode, 8), Integer.parseInt(umask, 8), Integer.parseInt(made, 8));
         assertEquals(Integer.parseInt(expected, 8), wanted);
     }
 

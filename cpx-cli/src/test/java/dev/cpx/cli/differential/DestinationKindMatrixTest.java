@@ -130,6 +130,14 @@ class DestinationKindMatrixTest {
             if (fifoSource || fifoDestination) {
                 row.wrapped(fifoSource && fifoDestination ? "writer on s, reader on d" : fifoSource ? "writer on s" : "reader on d",
                         body(fifoSource, fifoDestination)).waits();
+                if (fifoSource) {
+                    // Whether the writer gets to write (the FIFO's time) races a copy that fails before reading.
+                    row.racing("s");
+                }
+                if (fifoDestination && (c.option().contains("-b") || c.option().contains("--remove-destination"))) {
+                    // The FIFO is replaced: whether the reader opened it, or the new file, races the copy.
+                    row.racing("out");
+                }
             }
             rows.add(row);
         }

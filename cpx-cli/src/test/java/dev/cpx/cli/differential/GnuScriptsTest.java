@@ -58,8 +58,9 @@ class GnuScriptsTest {
         List<Row> rows = new ArrayList<>();
         for (String attr : List.of("mode", "ownership")) {
             // While cp reads the FIFO, the directory it made for it is examined; the mode seen then is copied as the FIFO's data.
-            String body = "umask 002\ntimeout 10 \"$@\" & pid=$!\ntimeout 10 sh -c 'ls -ld d/" + attr + " | cut -c1-10 > " + attr
-                    + "/fifo'\nwait $pid\n";
+            // As in GNU's script, the FIFO is opened first (so ls runs only once cp reads it), then ls runs.
+            String body = "umask 002\ntimeout 10 \"$@\" & pid=$!\ntimeout 10 sh -c 'exec > " + attr + "/fifo; ls -ld d/" + attr
+                    + " | cut -c1-10'\nwait $pid\n";
             rows.add(Row.cp("gnu-tests", "umask 002\nmkdir mode ownership d\nchmod g+s d\nmkfifo " + attr + "/fifo\n",
                     "--preserve=" + attr + " -R --copy-contents --parents", attr + " d")
                     .wrapped("mode of d/" + attr + " while reading", body).waits().rule("tests/cp/parent-perm-race.sh"));

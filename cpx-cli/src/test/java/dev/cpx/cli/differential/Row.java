@@ -45,6 +45,19 @@ public final class Row {
     /** Whether lines of stdout and stderr may come in another order (several entries copied). */
     Boolean unordered;
     final Set<Detail> extra = EnumSet.noneOf(Detail.class);
+    /**
+     * Entries GNU cp leaves as empty regular files where cpx, by design, leaves nothing (README's
+     * compatibility table says why): a failed clone ({@code --reflink=always}) leaves no file that looks
+     * like a copy. Only exactly that may differ; everything else is compared as ever.
+     */
+    final Set<String> gnuLeavesEmpty = new java.util.TreeSet<>();
+    /**
+     * A directory whose contents are not compared: a copy of a directory into itself, filled until the
+     * walk meets the copy, in the inode order the file system gave each twin scene (they differ).
+     */
+    String treeNotComparedUnder;
+    /** Entries not compared at all, because a process at the other end of a FIFO races the copy for them. */
+    final Set<String> notCompared = new java.util.TreeSet<>();
 
     /** Java run on each scene after the setup script, before the times are fixed (xattrs, say). */
     Hook javaSetup;
@@ -85,6 +98,27 @@ public final class Row {
             }
         }
         return new Row(group, setup, a);
+    }
+
+    /**
+     * {@link #notCompared}: {@code path} is not compared: what a FIFO's reader or writer does to it depends
+     * on how soon each tool opens what (a JVM starts later than GNU cp), not on the rules.
+     */
+    public Row racing(String path) {
+        notCompared.add(path);
+        return this;
+    }
+
+    /** {@link #treeNotComparedUnder}: {@code dir}'s contents are not compared (exit, messages, the rest are). */
+    public Row contentsDependOnInodeOrder(String dir) {
+        treeNotComparedUnder = dir;
+        return this;
+    }
+
+    /** {@link #gnuLeavesEmpty}: a documented difference of cpx's, checked to be exactly that. */
+    public Row gnuLeavesEmptyFile(String path) {
+        gnuLeavesEmpty.add(path);
+        return this;
     }
 
     public Row rule(String r) {

@@ -139,7 +139,15 @@ class SourcesTest {
         for (String o : List.of("src/. src", "src src", "src src/sub", "src/ src/sub/", "src/sub src", "src/sub/.. src/sub",
                 "src/. src/.")) {
             for (String opt : List.of("-r", "-a", "-rl")) {
-                rows.add(Row.cp("into-self", SELF, opt, o).rule("copy.c: cannot copy a directory into itself"));
+                Row row = Row.cp("into-self", SELF, opt, o).rule("copy.c: cannot copy a directory into itself");
+                String copy = Map.of("src src", "src/src", "src src/sub", "src/sub/src", "src/ src/sub/", "src/sub/src",
+                        "src/sub/.. src/sub", "src").get(o);
+                if (copy != null) {
+                    // What is copied before the walk meets its own copy depends on inode numbers, which differ
+                    // between the twin scenes; cp -r d/.. d stops one level sooner in cpx (README).
+                    row.contentsDependOnInodeOrder(copy);
+                }
+                rows.add(row);
             }
         }
         rows.add(Row.cp("into-self", "mkdir -p a/x b/x existing\necho 1 > a/x/same\necho 2 > b/x/same\n", "-r",
