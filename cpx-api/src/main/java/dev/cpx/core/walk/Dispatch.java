@@ -48,8 +48,8 @@ final class Dispatch {
         this.nonFiles = nonFiles;
         this.directories = directories;
         this.excludes = excludes;
-        this.hardLinks = context.options().preserves(Attribute.LINKS) && context.options().mode() != CopyMode.HARD_LINK
-                ? new HardLinks() : null;
+        boolean keepLinks = context.options().preserves(Attribute.LINKS) || context.options().update();
+        this.hardLinks = keepLinks && context.options().mode() != CopyMode.HARD_LINK ? new HardLinks() : null;
     }
 
     Excludes excludes() {
@@ -119,7 +119,22 @@ final class Dispatch {
      */
     private boolean tracked(Entry e) {
         Dereference d = context.options().effectiveDereference();
-        return e.stat().nlink() > 1 || d == Dereference.ALWAYS || (d == Dereference.COMMAND_LINE && e.operand());
+        boolean candidate = e.stat().nlink() > 1 || d == Dereference.ALWAYS || (d == Dereference.COMMAND_LINE && e.operand());
+        if (!candidate || context.options().preserves(Attribute.LINKS)) {
+            return candidate;
+        }
+        // -u alone: GNU remembers the files it skips as up to date, and links a later name of the same
+        // inode, itself up to date, to the first one's copy.
+        return upToDate(e);
+    }
+
+    /** Whether {@code -u} would keep {@code e}'s destination: a non-directory at least as new as the source. */
+    private static boolean upToDate(Entry e) {
+        if (!e.stat().isRegular() || e.placement().absent()) {
+            return false;
+        }
+        dev.cpx.core.fs.Stat d = dev.cpx.core.fs.Stat.statOrNull(e.target());
+        return d != null && !d.isDirectory() && d.mtime().compareTo(e.stat().mtime()) >= 0;
     }
 
     /**
