@@ -12,6 +12,7 @@ import dev.cpx.core.decide.Entry;
 import dev.cpx.core.decide.ForcedBackup;
 import dev.cpx.core.decide.JustCreated;
 import dev.cpx.core.decide.ParentModes;
+import dev.cpx.core.decide.Targets;
 import dev.cpx.core.decide.Placement;
 import dev.cpx.core.finish.ResumeMarker;
 import dev.cpx.core.fs.Stat;
@@ -317,44 +318,31 @@ final class Operands {
         }
     }
 
-    /** True to copy into {@code destination}, false to make it the copy, null after a fatal error. */
+    /** True to copy into {@code destination}, false to make it the copy, null after a fatal error (reported). */
     private Boolean intoDirectory(List<Path> sources, Path destination) {
-        TargetMode mode = context.options().target();
-        if (mode == TargetMode.NO_DIRECTORY) {
-            return false;
-        }
-        Stat dest;
+        Stat dest = null;
+        String failure = "";
         try {
             dest = Stat.stat(destination);
         } catch (IOException e) {
-            dest = null;
-            if (mode == TargetMode.DIRECTORY || sources.size() > 1) {
-                String template = mode == TargetMode.DIRECTORY ? "target directory {0}" : "target {0}";
-                context.outcomes().failed(EntryKind.DIRECTORY, null, destination,
-                        Diagnostic.of(template, destination, Diagnostic.reasonOf(e)));
-                return null;
-            }
+            failure = Diagnostic.reasonOf(e);
         }
-        boolean isDir = dest != null && dest.isDirectory();
-        if (isDir && mode == TargetMode.AUTO && sources.size() == 1 && context.options().resume()) {
-            // --resume of "cpx -r src dst" that was making dst the copy of src: go on into dst itself.
-            Stat source = statOrNull(sources.get(0));
-            if (source != null && source.isDirectory()
-                    && (resumeMarker.isCopyOf(destination, source) || looksLikeTheCopy(sources.get(0), destination))) {
-                resumingCopy = true;
-                return false;
-            }
-        }
-        if (!isDir && mode == TargetMode.DIRECTORY) {
-            context.outcomes().failed(EntryKind.DIRECTORY, null, destination,
-                    Diagnostic.of("target directory {0}", destination, "Not a directory"));
+        Targets.Decision d = Targets.decide(context.options().target(), sources.size(), destination, dest, failure,
+                context.options().resume(), () -> {
+                    // --resume of "cpx -r src dst" that was making dst the copy of src.
+                    Stat source = statOrNull(sources.get(0));
+                    return source != null && source.isDirectory()
+                            && (resumeMarker.isCopyOf(destination, source) || looksLikeTheCopy(sources.get(0), destination));
+                });
+        if (d instanceof Targets.Fail f) {
+            context.outcomes().failed(EntryKind.DIRECTORY, null, destination, f.why());
             return null;
         }
-        if (!isDir && sources.size() > 1) {
-            context.outcomes().failed(EntryKind.DIRECTORY, null, destination, Diagnostic.of("target {0}", destination, "Not a directory"));
-            return null;
+        if (d instanceof Targets.As as) {
+            resumingCopy = as.resuming();
+            return false;
         }
-        return isDir;
+        return true;
     }
 
     /**
