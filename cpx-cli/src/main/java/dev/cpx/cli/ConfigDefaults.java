@@ -74,6 +74,9 @@ final class ConfigDefaults implements IDefaultValueProvider {
 
     @Override
     public String defaultValue(ArgSpec arg) {
+        // Only the value just handed out can be the one an error is about: picocli applies each default
+        // right after asking for it, the positional parameters last, then reads the command line.
+        lastApplied = null;
         if (!(arg instanceof OptionSpec option) || !option.longestName().startsWith("--")) {
             return null;
         }
@@ -100,12 +103,7 @@ final class ConfigDefaults implements IDefaultValueProvider {
      * (picocli applies them after the command line, so an error then is the file's); else null.
      */
     String refusedKey(ParameterException e) {
-        if (parsed || e instanceof ConfigException || lastApplied == null) {
-            return null;
-        }
-        // Only an error about the very option whose value came from the file is the file's: an unknown
-        // option or a bad value on the command line is the command line's.
-        return e.getArgSpec() instanceof OptionSpec o && o.longestName().equals("--" + lastApplied) ? lastApplied : null;
+        return parsed || e instanceof ConfigException ? null : lastApplied;
     }
 
     /** Parsing is over: errors from now on are not the file's. */
