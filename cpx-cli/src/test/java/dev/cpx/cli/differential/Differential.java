@@ -277,6 +277,7 @@ public final class Differential {
 
     private static final Pattern TIME = Pattern.compile("\\b(mtime|atime)=(\\S+)");
     private static final Pattern ATIME_WORD = Pattern.compile(" atime=\\S+");
+    private static final Pattern MTIME_WORD = Pattern.compile(" mtime=\\S+");
 
     /**
      * The scene as {@link Trees#describe} sees it, times set by the run itself shown as {@code fresh},
@@ -365,6 +366,10 @@ public final class Differential {
         Map<String, String> cpxTree = new java.util.TreeMap<>(c.tree());
         gnuTree.keySet().removeAll(row.notCompared);
         cpxTree.keySet().removeAll(row.notCompared);
+        for (String path : row.mtimeNotCompared) {
+            gnuTree.computeIfPresent(path, (k, v) -> MTIME_WORD.matcher(v).replaceAll(""));
+            cpxTree.computeIfPresent(path, (k, v) -> MTIME_WORD.matcher(v).replaceAll(""));
+        }
         if (row.treeNotComparedUnder != null) {
             String under = row.treeNotComparedUnder + "/";
             gnuTree.keySet().removeIf(k -> k.startsWith(under));

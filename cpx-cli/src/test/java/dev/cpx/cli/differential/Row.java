@@ -58,6 +58,11 @@ public final class Row {
     String treeNotComparedUnder;
     /** Entries not compared at all, because a process at the other end of a FIFO races the copy for them. */
     final Set<String> notCompared = new java.util.TreeSet<>();
+    /**
+     * Directories whose modification time is not compared: which name of a hard-linked inode each tool
+     * meets first (walk order) decides in which directory the later names are linked again.
+     */
+    final Set<String> mtimeNotCompared = new java.util.TreeSet<>();
 
     /** Java run on each scene after the setup script, before the times are fixed (xattrs, say). */
     Hook javaSetup;
@@ -112,6 +117,12 @@ public final class Row {
     /** {@link #treeNotComparedUnder}: {@code dir}'s contents are not compared (exit, messages, the rest are). */
     public Row contentsDependOnInodeOrder(String dir) {
         treeNotComparedUnder = dir;
+        return this;
+    }
+
+    /** {@link #mtimeNotCompared}: {@code paths}' modification times are not compared (all else is). */
+    public Row mtimeDependsOnWalkOrder(String... paths) {
+        mtimeNotCompared.addAll(List.of(paths));
         return this;
     }
 
