@@ -7,6 +7,7 @@ import dev.cpx.api.EntryKind;
 import dev.cpx.api.ReflinkMode;
 import dev.cpx.core.decide.CreationModes;
 import dev.cpx.core.decide.Entry;
+import dev.cpx.core.decide.Placement;
 import dev.cpx.core.finish.Metadata;
 import dev.cpx.core.fs.Errors;
 import dev.cpx.core.fs.Stat;
@@ -15,7 +16,9 @@ import dev.cpx.core.run.RunContext;
 import dev.cpx.spi.CloneResult;
 import dev.cpx.spi.CopyProgress;
 import dev.cpx.spi.CopyRequest;
+import dev.cpx.spi.Descriptors;
 import dev.cpx.spi.SparseMode;
+import dev.cpx.spi.support.PathBytes;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.channels.FileChannel;
@@ -71,6 +74,67 @@ public final class FileCopier {
      * it when that turn has come.
      */
     public void copy(Entry e, Naming naming, Consumer<Path> named) {
+        copy(e, naming, named, null, null);
+    }
+
+    /** Nothing to hear: {@link #copyAt}'s files are named in their turn and never linked to again. */
+    private static final Consumer<Path> UNHEARD = p -> { };
+
+    /**
+     * What {@link #copyAt} knows of a file it left to be copied by its paths.
+     *
+     * @param stat its attributes as read from the open file; null when it could not be opened as a
+     *     regular file, so it is to be looked at again
+     */
+    public record Left(Stat stat) {
+    }
+
+    private static final Left UNOPENED = new Left(null);
+
+    /**
+     * Copies the regular file {@code place.name()} of an open source directory whose copy this run
+     * made ({@link dev.cpx.core.decide.Placement#NEW_PARENT}), each step one name relative to an open
+     * directory: opened without following a link, its attributes read from the open file (no stat
+     * before), made unnamed in the open copy and named there in its turn. {@code source} and
+     * {@code target} are the two directories' paths, for messages and outcomes.
+     *
+     * @param smallerThan only files smaller than this are copied here
+     * @return null when the file was copied or its failure reported; else what is known of it, for
+     *     the caller to copy it by its paths instead (a file as large as {@code smallerThan} or more,
+     *     or not a regular file any more, or one that could not be opened this way)
+     */
+    public Left copyAt(Place place, Path source, Path target, Naming naming, long smallerThan) {
+        Descriptors descriptors = place.directories().descriptors();
+        int fd;
+        try {
+            fd = descriptors.openFile(place.directories().source(), place.name());
+        } catch (IOException x) {
+            return UNOPENED;
+        }
+        Stat st;
+        try {
+            st = Stat.of(descriptors.status(fd));
+        } catch (IOException x) {
+            descriptors.close(fd);
+            return UNOPENED;
+        }
+        if (!st.isRegular() || st.size() >= smallerThan) {
+            descriptors.close(fd);
+            return st.isRegular() ? new Left(st) : UNOPENED;
+        }
+        Path name = PathBytes.path(place.name());
+        Entry e = new Entry(source.resolve(name), target.resolve(name), st, Placement.NEW_PARENT);
+        context.counters().filesFound.increment();
+        context.counters().bytesFound.add(st.size());
+        copy(e, naming, UNHEARD, descriptors.channel(fd, true, false), place);
+        return null;
+    }
+
+    /**
+     * {@link #copy(Entry, Naming, Consumer)} of a source already open ({@code opened}, closed here;
+     * null: opened here by its path), made relative to {@code place} when it is given.
+     */
+    private void copy(Entry e, Naming naming, Consumer<Path> named, FileChannel opened, Place place) {
         try {
             if (context.cancelled()) {
                 naming.skip();
@@ -95,7 +159,9 @@ public final class FileCopier {
                     if (context.effects().changes()) {
                         // Made where a dangling symlink points, with POSIXLY_CORRECT; else at the destination.
                         Entry at = d.createAt() == null ? e : new Entry(e.source(), d.createAt(), e.stat(), e.placement());
-                        create(at, naming, d.backup(), d.replaced(), named);
+                        FileChannel in = opened;
+                        opened = null;
+                        create(at, naming, d.backup(), d.replaced(), named, in, d.createAt() == null ? place : null);
                     } else {
                         // --dry-run: say what would be done, read and write nothing.
                         naming.skip();
@@ -107,16 +173,26 @@ public final class FileCopier {
                 default -> throw new IllegalStateException(d.action().toString());
             }
         } finally {
+            closeQuietly(opened);
             context.counters().filesDone.increment();
         }
     }
 
-    /** A new file: data, attributes, then its name in its turn. */
-    private void create(Entry e, Naming naming, Path backup, boolean replaced, Consumer<Path> named) {
+    /**
+     * A new file: data, attributes, then its name in its turn. {@code opened}: the source, open
+     * already (closed here); {@code place}: where the file is made and named relative to open directories.
+     */
+    private void create(Entry e, Naming naming, Path backup, boolean replaced, Consumer<Path> named, FileChannel opened,
+            Place place) {
         boolean attributesOnly = context.options().mode() == CopyMode.ATTRIBUTES_ONLY;
         FileChannel in;
         try {
-            in = attributesOnly ? null : FileChannel.open(e.source(), READ);
+            if (attributesOnly) {
+                closeQuietly(opened);
+                in = null;
+            } else {
+                in = opened != null ? opened : FileChannel.open(e.source(), READ);
+            }
         } catch (IOException x) {
             context.outcomes().failed(EntryKind.FILE, e.source(), e.target(),
                     Diagnostic.of("cannot open {0} for reading", e.source(), Diagnostic.reasonOf(x)));
@@ -125,13 +201,14 @@ public final class FileCopier {
             return;
         }
         try {
-            create(e, in, naming, backup, replaced, named);
+            create(e, in, naming, backup, replaced, named, place);
         } finally {
             closeQuietly(in);
         }
     }
 
-    private void create(Entry e, FileChannel in, Naming naming, Path backup, boolean replaced, Consumer<Path> named) {
+    private void create(Entry e, FileChannel in, Naming naming, Path backup, boolean replaced, Consumer<Path> named,
+            Place place) {
         Stat st = e.stat();
         int extra = extraPermissions(st);
         NewFile file = null;
@@ -144,7 +221,7 @@ public final class FileCopier {
                 // GNU cp makes it), restricted to the owner until its attributes are set.
                 file = newFiles.createAtFinalName(e.target(), CreationModes.of(st, context.options()) & restricted());
             } else if (file == null) {
-                file = newFiles.create(e.target(), CreationModes.of(st, context.options()) | extra, resumable);
+                file = newFiles.create(e.target(), place, CreationModes.of(st, context.options()) | extra, resumable);
             }
             data = in == null ? DataResult.copied(0)
                     : transfer(in, file.channel(), e, file.resumedAt(), context.cancellation().progress(), false);
@@ -171,7 +248,9 @@ public final class FileCopier {
             named.accept(null);
             return;
         }
-        metadata.apply(e.source(), file.attributesPath(), e.target(), st, false, true);
+        if (metadata.changesAny()) {
+            metadata.apply(e.source(), file.attributesPath(), e.target(), st, false, true);
+        }
         boolean restricted = !st.isRegular() && (CreationModes.of(st, context.options()) & ~restricted() & 0777 & ~Umask.get()) != 0;
         if ((extra != 0 || restricted) && !context.options().preserves(Attribute.MODE)) {
             // The bits added so the xattrs could be set come off again, those held back come back.
@@ -269,7 +348,7 @@ public final class FileCopier {
                     return false;
                 }
                 AtomicReference<Path> made = new AtomicReference<>();
-                create(e, in, Naming.IMMEDIATE, null, true, made::set);
+                create(e, in, Naming.IMMEDIATE, null, true, made::set, null);
                 return made.get() != null;
             }
             try (out) {

@@ -38,6 +38,11 @@ public final class Xattrs {
         this.acls = options.preserves(Attribute.MODE) && native_;
     }
 
+    /** Whether any attribute is copied (all of them, or the ACLs). */
+    boolean any() {
+        return all || acls;
+    }
+
     /** Whether every extended attribute is copied ({@code --preserve=xattr}). */
     boolean all() {
         return all;

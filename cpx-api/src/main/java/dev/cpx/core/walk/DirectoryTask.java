@@ -8,6 +8,12 @@ import dev.cpx.api.Dereference;
 import dev.cpx.api.Diagnostic;
 import dev.cpx.api.EntryKind;
 import dev.cpx.core.copy.Directories;
+import dev.cpx.core.copy.FileCopier;
+import dev.cpx.core.copy.Naming;
+import dev.cpx.core.copy.Place;
+import dev.cpx.core.fs.DirectoryPair;
+import dev.cpx.spi.Descriptors;
+import dev.cpx.spi.DirectoryEntries;
 import dev.cpx.core.fs.Stat;
 import dev.cpx.core.run.RunContext;
 import dev.cpx.core.run.Task;
@@ -57,6 +63,17 @@ final class DirectoryTask extends Task {
         if (context.cancelled()) {
             return;
         }
+        Descriptors descriptors = state == Directories.State.CREATED ? dispatch.descriptors() : null;
+        DirectoryPair dirs = descriptors == null ? null : DirectoryPair.open(descriptors,
+                PathBytes.withoutTrailingSlashes(directory.source()), PathBytes.withoutTrailingSlashes(directory.target()));
+        if (dirs != null) {
+            try {
+                copyOpen(dirs);
+            } finally {
+                dirs.release();
+            }
+            return;
+        }
         boolean follow = context.options().effectiveDereference() == Dereference.ALWAYS;
         List<Listed> entries = list(follow);
         if (entries == null) {
@@ -87,6 +104,73 @@ final class DirectoryTask extends Task {
                 stop = operand.leadsToCopy(e.stat());
             }
             dispatch.entry(this, order, i, new Entry(e.path(), into.resolve(e.name()), e.stat(), placement), operand);
+        }
+    }
+
+    /**
+     * The hot path of a plain {@code cp -r}: this directory's copy was just made, so nothing can be in
+     * it, and both are open. The source is listed once ({@code getdents64}: names, inodes, types);
+     * entries are taken in inode order; a regular file is opened relative to the directory, its
+     * attributes read from the open file, and copied here, by this worker, named in the open copy
+     * when done (its turn has come: everything before it was done already). Anything else (a
+     * directory, link, special file, a file of {@link Dispatch#NAMED_OUT_OF_TURN} or more, a file that
+     * changed since it was listed) is looked at ({@code fstatat}) and handed on as by the path-based walk.
+     */
+    private void copyOpen(DirectoryPair dirs) {
+        Path from = PathBytes.withoutTrailingSlashes(directory.source());
+        Path into = PathBytes.withoutTrailingSlashes(directory.target());
+        DirectoryEntries list = new DirectoryEntries();
+        try {
+            dirs.descriptors().readDirectory(dirs.source(), list);
+        } catch (IOException e) {
+            context.outcomes().failed(EntryKind.DIRECTORY, directory.source(), directory.target(),
+                    Diagnostic.of("cannot read directory {0}", directory.source(), Diagnostic.reasonOf(e)));
+            return;
+        }
+        int[] sorted = list.byInode();
+        InsertionOrder order = dispatch.orderFor(sorted.length);
+        FileCopier files = dispatch.files();
+        boolean towardsCopy = operand.leadsToCopy(directory.stat());
+        boolean stop = false;
+        for (int i = 0; i < sorted.length; i++) {
+            if (stop || context.cancelled()) {
+                order.skip(i);
+                continue;
+            }
+            int k = sorted[i];
+            byte[] name = list.name(k);
+            Stat st = null;
+            if (list.type(k) == DirectoryEntries.REGULAR) {
+                FileCopier.Left left = files.copyAt(new Place(dirs, name), from, into, new Naming(order, i),
+                        Dispatch.NAMED_OUT_OF_TURN);
+                if (left == null) {
+                    continue;
+                }
+                st = left.stat();
+            }
+            Path entryName = PathBytes.path(name);
+            Path child = from.resolve(entryName);
+            if (st == null) {
+                try {
+                    st = Stat.of(dirs.descriptors().status(dirs.source(), name));
+                } catch (IOException e) {
+                    order.skip(i);
+                    context.outcomes().failed(EntryKind.UNKNOWN, child, directory.target(),
+                            Diagnostic.of("cannot stat {0}", child, Diagnostic.reasonOf(e)));
+                    continue;
+                }
+            }
+            if (towardsCopy && st.isDirectory()) {
+                if (operand.isCopy(st)) {
+                    order.skip(i);
+                    context.outcomes().failed(EntryKind.DIRECTORY, operand.source(), operand.target(), Diagnostic.of(
+                            "cannot copy a directory, {0}, into itself, {1}", operand.source(), operand.target()));
+                    stop = true;
+                    continue;
+                }
+                stop = operand.leadsToCopy(st);
+            }
+            dispatch.entry(this, order, i, new Entry(child, into.resolve(entryName), st, Placement.NEW_PARENT), operand);
         }
     }
 

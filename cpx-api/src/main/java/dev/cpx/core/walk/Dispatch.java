@@ -15,6 +15,7 @@ import dev.cpx.core.copy.FileCopier;
 import dev.cpx.core.copy.NonFiles;
 import dev.cpx.core.run.RunContext;
 import dev.cpx.core.run.Task;
+import dev.cpx.spi.Descriptors;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -39,6 +40,8 @@ final class Dispatch {
     private final Excludes excludes;
     /** Null unless hard links are kept ({@code --preserve=links}). */
     private final HardLinks hardLinks;
+    /** Null unless new directories are copied relative to open descriptors (see {@link #descriptors()}). */
+    private final Descriptors descriptors;
     /** Files waiting for their turn to be named while holding a descriptor (see {@link SequencedInsertions}). */
     private final AtomicInteger waitingDescriptors = new AtomicInteger();
 
@@ -50,10 +53,36 @@ final class Dispatch {
         this.excludes = excludes;
         this.hardLinks = context.options().preserves(Attribute.LINKS) && context.options().mode() != CopyMode.HARD_LINK
                 ? new HardLinks() : null;
+        this.descriptors = descriptorsFor(context, excludes, hardLinks);
+    }
+
+    /**
+     * The descriptor operations directories this run makes are copied with (see {@link DirectoryTask}):
+     * where the native extras have them, changes are made (not {@code --dry-run}), data is copied
+     * ({@code -l}, {@code -s}, {@code --attributes-only} go by paths), entries are looked at without
+     * following links (not {@code -L}), nothing is excluded and no hard links are tracked (both need
+     * more than a name and a type per entry). {@code -Dcpx.descriptors=false} turns them off (to measure).
+     */
+    private static Descriptors descriptorsFor(RunContext context, Excludes excludes, HardLinks hardLinks) {
+        if (!Boolean.parseBoolean(System.getProperty("cpx.descriptors", "true")) || !context.effects().changes()
+                || !excludes.isEmpty() || hardLinks != null || context.options().mode() != CopyMode.DATA
+                || context.options().effectiveDereference() == Dereference.ALWAYS) {
+            return null;
+        }
+        return context.extras().descriptors().orElse(null);
     }
 
     Excludes excludes() {
         return excludes;
+    }
+
+    /** The descriptor operations a directory this run made is copied with; null: by paths. */
+    Descriptors descriptors() {
+        return descriptors;
+    }
+
+    FileCopier files() {
+        return files;
     }
 
     Directories directories() {
