@@ -16,6 +16,7 @@ import dev.cpx.core.copy.NonFiles;
 import dev.cpx.core.run.RunContext;
 import dev.cpx.core.run.Task;
 import dev.cpx.spi.Descriptors;
+import dev.cpx.spi.support.FileDescriptors;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -61,12 +62,15 @@ final class Dispatch {
      * where the native extras have them, changes are made (not {@code --dry-run}), data is copied
      * ({@code -l}, {@code -s}, {@code --attributes-only} go by paths), entries are looked at without
      * following links (not {@code -L}), nothing is excluded and no hard links are tracked (both need
-     * more than a name and a type per entry). {@code -Dcpx.descriptors=false} turns them off (to measure).
+     * more than a name and a type per entry), and NIO's descriptors are accessible (so an engine that
+     * uses channels gets one). {@code -Dcpx.descriptors=false} turns them off (to measure).
      */
     private static Descriptors descriptorsFor(RunContext context, Excludes excludes, HardLinks hardLinks) {
         if (!Boolean.parseBoolean(System.getProperty("cpx.descriptors", "true")) || !context.effects().changes()
                 || !excludes.isEmpty() || hardLinks != null || context.options().mode() != CopyMode.DATA
-                || context.options().effectiveDereference() == Dereference.ALWAYS) {
+                || context.options().effectiveDereference() == Dereference.ALWAYS
+                || !FileDescriptors.availability().available()) {
+            // (The last: without access to NIO's descriptors no channel can be made of a descriptor for an engine.)
             return null;
         }
         return context.extras().descriptors().orElse(null);

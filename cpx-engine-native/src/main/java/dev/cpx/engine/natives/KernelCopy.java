@@ -3,6 +3,8 @@ package dev.cpx.engine.natives;
 import dev.cpx.spi.CopyRequest;
 import dev.cpx.spi.support.BufferedCopy;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * Copies one range without holes, inside the kernel where it can: {@code copy_file_range} at
@@ -78,13 +80,21 @@ final class KernelCopy {
 
     /** Copies with {@code copy_file_range}; returns the end offset reached, or a negative hand-over. */
     private static long copyFileRange(CopyRequest request, int in, int out) throws IOException {
-        long[] inOffset = new long[1];
-        long[] outOffset = new long[1];
+        ByteBuffer inOffset = OFFSETS.get();
+        ByteBuffer outOffset = OUT_OFFSETS.get();
         return loop(request, true, (offset, length) -> {
-            inOffset[0] = offset;
-            outOffset[0] = offset;
-            return LibC.copy_file_range(in, inOffset, out, outOffset, length, 0);
+            inOffset.putLong(0, offset);
+            outOffset.putLong(0, offset);
+            return LibCBuffers.copy_file_range(in, inOffset, out, outOffset, length, 0);
         });
+    }
+
+    /** One {@code loff_t} per thread for each side's offset: passed by address, nothing copied or allocated per call. */
+    private static final ThreadLocal<ByteBuffer> OFFSETS = ThreadLocal.withInitial(KernelCopy::offset);
+    private static final ThreadLocal<ByteBuffer> OUT_OFFSETS = ThreadLocal.withInitial(KernelCopy::offset);
+
+    private static ByteBuffer offset() {
+        return ByteBuffer.allocateDirect(8).order(ByteOrder.nativeOrder());
     }
 
     /**
@@ -99,10 +109,10 @@ final class KernelCopy {
             }
             throw Errno.copyFailure(errno);
         }
-        long[] inOffset = new long[1];
+        ByteBuffer inOffset = OFFSETS.get();
         return loop(request, false, (offset, length) -> {
-            inOffset[0] = offset;
-            return LibC.sendfile(out, in, inOffset, length);
+            inOffset.putLong(0, offset);
+            return LibCBuffers.sendfile(out, in, inOffset, length);
         });
     }
 

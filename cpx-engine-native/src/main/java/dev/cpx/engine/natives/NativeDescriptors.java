@@ -32,9 +32,26 @@ final class NativeDescriptors implements Descriptors {
     /** Whether {@code linkat(fd, "", ..., AT_EMPTY_PATH)} is allowed (it needs CAP_DAC_READ_SEARCH); else /proc/self/fd. */
     private static volatile boolean linkByDescriptor = true;
 
+    /** {@code ""}, for {@code AT_EMPTY_PATH}; read only, shared. */
+    private static final ByteBuffer EMPTY = ByteBuffer.allocateDirect(1);
+    /** {@code "."}. */
+    private static final ByteBuffer DOT_BUFFER = ByteBuffer.allocateDirect(2).put(0, (byte) '.').put(1, (byte) 0);
+    /** NAME_MAX and its NUL. */
+    private static final int NAME_BUFFER = 256;
+
     private static final class Buffers {
         final ByteBuffer statx = ByteBuffer.allocateDirect(STATX_BUFFER).order(ByteOrder.nativeOrder());
         final ByteBuffer dirents = ByteBuffer.allocateDirect(DIRENTS_BUFFER).order(ByteOrder.nativeOrder());
+        final ByteBuffer name = ByteBuffer.allocateDirect(NAME_BUFFER);
+
+        /** {@code name} NUL-terminated in {@link #name}; null when it is too long for a name (the kernel says so then). */
+        ByteBuffer name(byte[] name) {
+            if (name.length >= NAME_BUFFER) {
+                return null;
+            }
+            this.name.put(0, name).put(name.length, (byte) 0);
+            return this.name;
+        }
     }
 
     private static final ThreadLocal<Buffers> BUFFERS = ThreadLocal.withInitial(Buffers::new);
@@ -99,8 +116,9 @@ final class NativeDescriptors implements Descriptors {
 
     @Override
     public int openFile(int directory, byte[] name) throws IOException {
-        int fd = LibCAt.openat(directory, cName(name),
-                Fcntl.O_RDONLY | Fcntl.O_NOFOLLOW | Fcntl.O_NONBLOCK | Fcntl.O_CLOEXEC, 0);
+        int flags = Fcntl.O_RDONLY | Fcntl.O_NOFOLLOW | Fcntl.O_NONBLOCK | Fcntl.O_CLOEXEC;
+        ByteBuffer c = BUFFERS.get().name(name);
+        int fd = c != null ? LibCBuffers.openat(directory, c, flags, 0) : LibCAt.openat(directory, cName(name), flags, 0);
         if (fd < 0) {
             throw Errno.forName(Errno.last(), name);
         }
@@ -110,7 +128,7 @@ final class NativeDescriptors implements Descriptors {
     @Override
     public FileStatus status(int fd) throws IOException {
         ByteBuffer b = BUFFERS.get().statx;
-        if (LibCAt.statx(fd, Fcntl.EMPTY_PATH, Fcntl.AT_EMPTY_PATH | AT_STATX_SYNC_AS_STAT, STATX_BASIC_STATS, b) != 0) {
+        if (LibCBuffers.statx(fd, EMPTY, Fcntl.AT_EMPTY_PATH | AT_STATX_SYNC_AS_STAT, STATX_BASIC_STATS, b) != 0) {
             throw new IOException(Errno.message(Errno.last()));
         }
         return status(b);
@@ -118,8 +136,13 @@ final class NativeDescriptors implements Descriptors {
 
     @Override
     public FileStatus status(int directory, byte[] name) throws IOException {
-        ByteBuffer b = BUFFERS.get().statx;
-        if (LibCAt.statx(directory, cName(name), Fcntl.AT_SYMLINK_NOFOLLOW | AT_STATX_SYNC_AS_STAT, STATX_BASIC_STATS, b) != 0) {
+        Buffers buffers = BUFFERS.get();
+        ByteBuffer b = buffers.statx;
+        ByteBuffer c = buffers.name(name);
+        int flags = Fcntl.AT_SYMLINK_NOFOLLOW | AT_STATX_SYNC_AS_STAT;
+        int r = c != null ? LibCBuffers.statx(directory, c, flags, STATX_BASIC_STATS, b)
+                : LibCAt.statx(directory, cName(name), flags, STATX_BASIC_STATS, b);
+        if (r != 0) {
             throw Errno.forName(Errno.last(), name);
         }
         return status(b);
@@ -153,14 +176,16 @@ final class NativeDescriptors implements Descriptors {
 
     @Override
     public void makeDirectory(int directory, byte[] name, int mode) throws IOException {
-        if (LibCAt.mkdirat(directory, cName(name), mode & 07777) != 0) {
+        ByteBuffer c = BUFFERS.get().name(name);
+        int r = c != null ? LibCBuffers.mkdirat(directory, c, mode & 07777) : LibCAt.mkdirat(directory, cName(name), mode & 07777);
+        if (r != 0) {
             throw Errno.forName(Errno.last(), name);
         }
     }
 
     @Override
     public OptionalInt createUnnamed(int directory, int mode) throws IOException {
-        int fd = LibCAt.openat(directory, DOT, Fcntl.O_TMPFILE | Fcntl.O_RDWR | Fcntl.O_CLOEXEC, mode & 07777);
+        int fd = LibCBuffers.openat(directory, DOT_BUFFER, Fcntl.O_TMPFILE | Fcntl.O_RDWR | Fcntl.O_CLOEXEC, mode & 07777);
         if (fd < 0) {
             int errno = Errno.last();
             if (errno == Errno.EOPNOTSUPP || errno == Errno.EISDIR || errno == Errno.EINVAL) {
@@ -173,9 +198,12 @@ final class NativeDescriptors implements Descriptors {
 
     @Override
     public void linkUnnamed(int fd, int directory, byte[] name) throws IOException {
-        byte[] c = cName(name);
+        ByteBuffer buffer = BUFFERS.get().name(name);
+        if (buffer == null) {
+            throw Errno.forName(Errno.ENAMETOOLONG, name);
+        }
         if (linkByDescriptor) {
-            if (LibC.linkat(fd, Fcntl.EMPTY_PATH, directory, c, Fcntl.AT_EMPTY_PATH) == 0) {
+            if (LibCBuffers.linkat(fd, EMPTY, directory, buffer, Fcntl.AT_EMPTY_PATH) == 0) {
                 return;
             }
             int errno = Errno.last();
@@ -185,7 +213,7 @@ final class NativeDescriptors implements Descriptors {
             linkByDescriptor = false;
         }
         byte[] proc = ("/proc/self/fd/" + fd + "\0").getBytes(StandardCharsets.US_ASCII);
-        if (LibC.linkat(Fcntl.AT_FDCWD, proc, directory, c, Fcntl.AT_SYMLINK_FOLLOW) != 0) {
+        if (LibC.linkat(Fcntl.AT_FDCWD, proc, directory, cName(name), Fcntl.AT_SYMLINK_FOLLOW) != 0) {
             throw Errno.forName(Errno.last(), name);
         }
     }

@@ -21,6 +21,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The walk of a directory this run made, relative to open descriptors (the hot path of
@@ -63,8 +65,12 @@ class DescriptorWalkTest {
     }
 
     private static CopySummary copy(CopyEngine engine, Path src, Path dst) throws Exception {
+        return copy(engine, src, dst, 1);
+    }
+
+    private static CopySummary copy(CopyEngine engine, Path src, Path dst, int jobs) throws Exception {
         return Cpx.create(EngineRegistry.of(List.of(engine), EngineRegistry.discoverExtras()))
-                .copy(List.of(src), dst, CopyOptions.builder().engine("native").recursive(true).jobs(1).build(),
+                .copy(List.of(src), dst, CopyOptions.builder().engine("native").recursive(true).jobs(jobs).build(),
                         CopyListener.NONE);
     }
 
@@ -96,8 +102,10 @@ class DescriptorWalkTest {
         assertEquals(Path.of("target"), Files.readSymbolicLink(dst.resolve("link")));
     }
 
-    @Test
-    void aTreeOfManyEntriesIsTheSameAsCpMakesIt() throws Exception {
+    /** With several workers, a directory of many entries is shared out in chunks (see DirectoryTask.CHUNK). */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 4})
+    void aTreeOfManyEntriesIsTheSameAsCpMakesIt(int jobs) throws Exception {
         Path src = Trees.generate(dir.resolve("src"));
         Path wide = Files.createDirectories(src.resolve("wide"));
         for (int i = 0; i < 3000; i++) {
@@ -105,8 +113,9 @@ class DescriptorWalkTest {
         }
         Path expected = dir.resolve("by-cp");
         assertEquals(0, new ProcessBuilder("cp", "-r", src.toString(), expected.toString()).inheritIO().start().waitFor());
-        CopySummary s = copy(new NativeEngine(), src, dir.resolve("dst"));
+        CopySummary s = copy(new NativeEngine(), src, dir.resolve("dst"), jobs);
         assertEquals(0, s.failed());
+        assertEquals(0, s.skipped());
         Trees.assertSameTree(expected, dir.resolve("dst"), Trees.Detail.MODE);
     }
 }
