@@ -32,25 +32,28 @@ final class NativeDescriptors implements Descriptors {
     /** Whether {@code linkat(fd, "", ..., AT_EMPTY_PATH)} is allowed (it needs CAP_DAC_READ_SEARCH); else /proc/self/fd. */
     private static volatile boolean linkByDescriptor = true;
 
-    /** {@code ""}, for {@code AT_EMPTY_PATH}; read only, shared. */
-    private static final ByteBuffer EMPTY = ByteBuffer.allocateDirect(1);
-    /** {@code "."}. */
-    private static final ByteBuffer DOT_BUFFER = ByteBuffer.allocateDirect(2).put(0, (byte) '.').put(1, (byte) 0);
+    /** {@code ""}, for {@code AT_EMPTY_PATH}, and {@code "."}: read only, shared, never collected. */
+    private static final ByteBuffer CONSTANTS = ByteBuffer.allocateDirect(4).put(1, (byte) '.');
+    private static final long EMPTY = LibCBuffers.address(CONSTANTS);
+    private static final long DOT_NAME = EMPTY + 1;
     /** NAME_MAX and its NUL. */
     private static final int NAME_BUFFER = 256;
 
+    /** A thread's buffers, and their addresses for {@link LibCBuffers}. */
     private static final class Buffers {
         final ByteBuffer statx = ByteBuffer.allocateDirect(STATX_BUFFER).order(ByteOrder.nativeOrder());
+        final long statxAddress = LibCBuffers.address(statx);
         final ByteBuffer dirents = ByteBuffer.allocateDirect(DIRENTS_BUFFER).order(ByteOrder.nativeOrder());
         final ByteBuffer name = ByteBuffer.allocateDirect(NAME_BUFFER);
+        final long nameAddress = LibCBuffers.address(name);
 
-        /** {@code name} NUL-terminated in {@link #name}; null when it is too long for a name (the kernel says so then). */
-        ByteBuffer name(byte[] name) {
+        /** The address of {@code name} NUL-terminated in {@link #name}; 0 when it is too long for a name (the kernel says so then). */
+        long name(byte[] name) {
             if (name.length >= NAME_BUFFER) {
-                return null;
+                return 0;
             }
             this.name.put(0, name).put(name.length, (byte) 0);
-            return this.name;
+            return nameAddress;
         }
     }
 
@@ -117,8 +120,8 @@ final class NativeDescriptors implements Descriptors {
     @Override
     public int openFile(int directory, byte[] name) throws IOException {
         int flags = Fcntl.O_RDONLY | Fcntl.O_NOFOLLOW | Fcntl.O_NONBLOCK | Fcntl.O_CLOEXEC;
-        ByteBuffer c = BUFFERS.get().name(name);
-        int fd = c != null ? LibCBuffers.openat(directory, c, flags, 0) : LibCAt.openat(directory, cName(name), flags, 0);
+        long c = BUFFERS.get().name(name);
+        int fd = c != 0 ? LibCBuffers.openat(directory, c, flags, 0) : LibCAt.openat(directory, cName(name), flags, 0);
         if (fd < 0) {
             throw Errno.forName(Errno.last(), name);
         }
@@ -127,20 +130,20 @@ final class NativeDescriptors implements Descriptors {
 
     @Override
     public FileStatus status(int fd) throws IOException {
-        ByteBuffer b = BUFFERS.get().statx;
-        if (LibCBuffers.statx(fd, EMPTY, Fcntl.AT_EMPTY_PATH | AT_STATX_SYNC_AS_STAT, STATX_BASIC_STATS, b) != 0) {
+        Buffers buffers = BUFFERS.get();
+        if (LibCBuffers.statx(fd, EMPTY, Fcntl.AT_EMPTY_PATH | AT_STATX_SYNC_AS_STAT, STATX_BASIC_STATS, buffers.statxAddress) != 0) {
             throw new IOException(Errno.message(Errno.last()));
         }
-        return status(b);
+        return status(buffers.statx);
     }
 
     @Override
     public FileStatus status(int directory, byte[] name) throws IOException {
         Buffers buffers = BUFFERS.get();
         ByteBuffer b = buffers.statx;
-        ByteBuffer c = buffers.name(name);
+        long c = buffers.name(name);
         int flags = Fcntl.AT_SYMLINK_NOFOLLOW | AT_STATX_SYNC_AS_STAT;
-        int r = c != null ? LibCBuffers.statx(directory, c, flags, STATX_BASIC_STATS, b)
+        int r = c != 0 ? LibCBuffers.statx(directory, c, flags, STATX_BASIC_STATS, buffers.statxAddress)
                 : LibCAt.statx(directory, cName(name), flags, STATX_BASIC_STATS, b);
         if (r != 0) {
             throw Errno.forName(Errno.last(), name);
@@ -176,8 +179,8 @@ final class NativeDescriptors implements Descriptors {
 
     @Override
     public void makeDirectory(int directory, byte[] name, int mode) throws IOException {
-        ByteBuffer c = BUFFERS.get().name(name);
-        int r = c != null ? LibCBuffers.mkdirat(directory, c, mode & 07777) : LibCAt.mkdirat(directory, cName(name), mode & 07777);
+        long c = BUFFERS.get().name(name);
+        int r = c != 0 ? LibCBuffers.mkdirat(directory, c, mode & 07777) : LibCAt.mkdirat(directory, cName(name), mode & 07777);
         if (r != 0) {
             throw Errno.forName(Errno.last(), name);
         }
@@ -185,7 +188,7 @@ final class NativeDescriptors implements Descriptors {
 
     @Override
     public OptionalInt createUnnamed(int directory, int mode) throws IOException {
-        int fd = LibCBuffers.openat(directory, DOT_BUFFER, Fcntl.O_TMPFILE | Fcntl.O_RDWR | Fcntl.O_CLOEXEC, mode & 07777);
+        int fd = LibCBuffers.openat(directory, DOT_NAME, Fcntl.O_TMPFILE | Fcntl.O_RDWR | Fcntl.O_CLOEXEC, mode & 07777);
         if (fd < 0) {
             int errno = Errno.last();
             if (errno == Errno.EOPNOTSUPP || errno == Errno.EISDIR || errno == Errno.EINVAL) {
@@ -198,8 +201,8 @@ final class NativeDescriptors implements Descriptors {
 
     @Override
     public void linkUnnamed(int fd, int directory, byte[] name) throws IOException {
-        ByteBuffer buffer = BUFFERS.get().name(name);
-        if (buffer == null) {
+        long buffer = BUFFERS.get().name(name);
+        if (buffer == 0) {
             throw Errno.forName(Errno.ENAMETOOLONG, name);
         }
         if (linkByDescriptor) {
