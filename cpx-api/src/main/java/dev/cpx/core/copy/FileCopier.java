@@ -122,11 +122,18 @@ public final class FileCopier {
             descriptors.close(fd);
             return st.isRegular() ? new Left(st) : UNOPENED;
         }
-        Path name = PathBytes.path(place.name());
-        Entry e = new Entry(source.resolve(name), target.resolve(name), st, Placement.NEW_PARENT);
+        FileChannel in = descriptors.channel(fd, true, false);
+        Entry e;
+        try {
+            Path name = PathBytes.path(place.name());
+            e = new Entry(source.resolve(name), target.resolve(name), st, Placement.NEW_PARENT);
+        } catch (RuntimeException x) {
+            closeQuietly(in);
+            throw x;
+        }
         context.counters().filesFound.increment();
         context.counters().bytesFound.add(st.size());
-        copy(e, naming, UNHEARD, descriptors.channel(fd, true, false), place);
+        copy(e, naming, UNHEARD, in, place);
         return null;
     }
 
