@@ -31,6 +31,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.LongPredicate;
 
 /**
  * Copies the data of one regular file (or, without {@code -r}, of a special file read as data). A
@@ -99,11 +100,14 @@ public final class FileCopier {
      * {@code target} are the two directories' paths, for messages and outcomes.
      *
      * @param smallerThan only files smaller than this are copied here
+     * @param byPathsWithLinks whether a file with this many names is left to the caller (its
+     *     inode is remembered for {@code --preserve=links})
      * @return null when the file was copied or its failure reported; else what is known of it, for
      *     the caller to copy it by its paths instead (a file as large as {@code smallerThan} or more,
-     *     or not a regular file any more, or one that could not be opened this way)
+     *     one whose links are tracked, not a regular file any more, or one that could not be opened this way)
      */
-    public Left copyAt(Place place, Path source, Path target, Naming naming, long smallerThan) {
+    public Left copyAt(Place place, Path source, Path target, Naming naming, long smallerThan,
+            LongPredicate byPathsWithLinks) {
         Descriptors descriptors = place.directories().descriptors();
         int fd;
         try {
@@ -118,7 +122,7 @@ public final class FileCopier {
             descriptors.close(fd);
             return UNOPENED;
         }
-        if (!st.isRegular() || st.size() >= smallerThan) {
+        if (!st.isRegular() || st.size() >= smallerThan || byPathsWithLinks.test(st.nlink())) {
             descriptors.close(fd);
             return st.isRegular() ? new Left(st) : UNOPENED;
         }

@@ -188,7 +188,7 @@ final class DirectoryTask extends Task {
             Stat st = null;
             if (type == DirectoryEntries.REGULAR) {
                 FileCopier.Left left = dispatch.files().copyAt(new Place(dirs, name), from, into, new Naming(order, i),
-                        Dispatch.NAMED_OUT_OF_TURN);
+                        Dispatch.NAMED_OUT_OF_TURN, dispatch::linksTracked);
                 if (left == null) {
                     return;
                 }

@@ -61,13 +61,13 @@ final class Dispatch {
      * The descriptor operations directories this run makes are copied with (see {@link DirectoryTask}):
      * where the native extras have them, changes are made (not {@code --dry-run}), data is copied
      * ({@code -l}, {@code -s}, {@code --attributes-only} go by paths), entries are looked at without
-     * following links (not {@code -L}), nothing is excluded and no hard links are tracked (both need
-     * more than a name and a type per entry), and NIO's descriptors are accessible (so an engine that
+     * following links (not {@code -L}), nothing is excluded (that needs more than a name and a type per
+     * entry), and NIO's descriptors are accessible (so an engine that
      * uses channels gets one). {@code -Dcpx.descriptors=false} turns them off (to measure).
      */
     private static Descriptors descriptorsFor(RunContext context, Excludes excludes, HardLinks hardLinks) {
         if (!Boolean.parseBoolean(System.getProperty("cpx.descriptors", "true")) || !context.effects().changes()
-                || !excludes.isEmpty() || hardLinks != null || context.options().mode() != CopyMode.DATA
+                || !excludes.isEmpty() || context.options().mode() != CopyMode.DATA
                 || context.options().effectiveDereference() == Dereference.ALWAYS
                 || !FileDescriptors.availability().available()) {
             // (The last: without access to NIO's descriptors no channel can be made of a descriptor for an engine.)
@@ -78,6 +78,15 @@ final class Dispatch {
 
     Excludes excludes() {
         return excludes;
+    }
+
+    /**
+     * Whether a file with {@code nlink} names is copied the general way, because its inode is
+     * remembered for {@code --preserve=links} (see {@link #tracked}): in a directory's walk, where
+     * links are not followed, that is a file with more than one name.
+     */
+    boolean linksTracked(long nlink) {
+        return hardLinks != null && nlink > 1;
     }
 
     /** The descriptor operations a directory this run made is copied with; null: by paths. */

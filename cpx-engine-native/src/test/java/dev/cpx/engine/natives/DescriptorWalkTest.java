@@ -118,4 +118,23 @@ class DescriptorWalkTest {
         assertEquals(0, s.skipped());
         Trees.assertSameTree(expected, dir.resolve("dst"), Trees.Detail.MODE);
     }
+
+    @Test
+    void anArchiveCopyKeepsHardLinksAndTimesAsCpDoes() throws Exception {
+        Path src = Trees.generate(dir.resolve("src"));
+        Path d = Files.createDirectories(src.resolve("linked"));
+        Files.writeString(d.resolve("one"), "one inode, three names");
+        Files.createLink(d.resolve("two"), d.resolve("one"));
+        Files.createLink(src.resolve("three"), d.resolve("one"));
+        Files.writeString(d.resolve("alone"), "one name");
+        Path expected = dir.resolve("by-cp");
+        assertEquals(0, new ProcessBuilder("cp", "-a", src.toString(), expected.toString()).inheritIO().start().waitFor());
+        CopySummary s = Cpx.create(EngineRegistry.of(List.of(new NativeEngine()), EngineRegistry.discoverExtras()))
+                .copy(List.of(src), dir.resolve("dst"), CopyOptions.builder().engine("native").recursive(true)
+                        .preserve(dev.cpx.api.Attribute.MODE, dev.cpx.api.Attribute.OWNERSHIP,
+                                dev.cpx.api.Attribute.TIMESTAMPS, dev.cpx.api.Attribute.LINKS, dev.cpx.api.Attribute.XATTR).jobs(4).build(), CopyListener.NONE);
+        assertEquals(0, s.failed());
+        Trees.assertSameTree(expected, dir.resolve("dst"), Trees.Detail.MODE, Trees.Detail.MTIME, Trees.Detail.OWNER,
+                Trees.Detail.LINKS);
+    }
 }
