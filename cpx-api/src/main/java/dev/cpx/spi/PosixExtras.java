@@ -75,4 +75,16 @@ public interface PosixExtras {
     default OptionalLong allocatedBytes(FileChannel file) {
         return OptionalLong.empty();
     }
+
+    /**
+     * Calls on open descriptors and relative to open directories ({@code openat}, {@code getdents64},
+     * {@code fstat}, {@code mkdirat}, {@code O_TMPFILE} and {@code linkat} by descriptor), which the
+     * scheduler's hot path uses to copy a file without resolving a whole path; empty where there are
+     * none (the scheduler then works with paths).
+     *
+     * @since 0.2.0
+     */
+    default Optional<Descriptors> descriptors() {
+        return Optional.empty();
+    }
 }

@@ -7,6 +7,7 @@ import dev.cpx.api.EntryKind;
 import dev.cpx.api.ReflinkMode;
 import dev.cpx.core.decide.CreationModes;
 import dev.cpx.core.decide.Entry;
+import dev.cpx.core.decide.Placement;
 import dev.cpx.core.finish.Metadata;
 import dev.cpx.core.fs.Errors;
 import dev.cpx.core.fs.Stat;
@@ -15,7 +16,9 @@ import dev.cpx.core.run.RunContext;
 import dev.cpx.spi.CloneResult;
 import dev.cpx.spi.CopyProgress;
 import dev.cpx.spi.CopyRequest;
+import dev.cpx.spi.Descriptors;
 import dev.cpx.spi.SparseMode;
+import dev.cpx.spi.support.PathBytes;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.channels.FileChannel;
@@ -28,6 +31,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.LongPredicate;
 
 /**
  * Copies the data of one regular file (or, without {@code -r}, of a special file read as data). A
@@ -71,6 +75,77 @@ public final class FileCopier {
      * it when that turn has come.
      */
     public void copy(Entry e, Naming naming, Consumer<Path> named) {
+        copy(e, naming, named, null, null);
+    }
+
+    /** Nothing to hear: {@link #copyAt}'s files are named in their turn and never linked to again. */
+    private static final Consumer<Path> UNHEARD = p -> { };
+
+    /**
+     * What {@link #copyAt} knows of a file it left to be copied by its paths.
+     *
+     * @param stat its attributes as read from the open file; null when it could not be opened as a
+     *     regular file, so it is to be looked at again
+     */
+    public record Left(Stat stat) {
+    }
+
+    private static final Left UNOPENED = new Left(null);
+
+    /**
+     * Copies the regular file {@code place.name()} of an open source directory whose copy this run
+     * made ({@link dev.cpx.core.decide.Placement#NEW_PARENT}), each step one name relative to an open
+     * directory: opened without following a link, its attributes read from the open file (no stat
+     * before), made unnamed in the open copy and named there in its turn. {@code source} and
+     * {@code target} are the two directories' paths, for messages and outcomes.
+     *
+     * @param smallerThan only files smaller than this are copied here
+     * @param byPathsWithLinks whether a file with this many names is left to the caller (its
+     *     inode is remembered for {@code --preserve=links})
+     * @return null when the file was copied or its failure reported; else what is known of it, for
+     *     the caller to copy it by its paths instead (a file as large as {@code smallerThan} or more,
+     *     one whose links are tracked, not a regular file any more, or one that could not be opened this way)
+     */
+    public Left copyAt(Place place, Path source, Path target, Naming naming, long smallerThan,
+            LongPredicate byPathsWithLinks) {
+        Descriptors descriptors = place.directories().descriptors();
+        int fd;
+        try {
+            fd = descriptors.openFile(place.directories().source(), place.name());
+        } catch (IOException x) {
+            return UNOPENED;
+        }
+        Stat st;
+        try {
+            st = Stat.of(descriptors.status(fd));
+        } catch (IOException x) {
+            descriptors.close(fd);
+            return UNOPENED;
+        }
+        if (!st.isRegular() || st.size() >= smallerThan || byPathsWithLinks.test(st.nlink())) {
+            descriptors.close(fd);
+            return st.isRegular() ? new Left(st) : UNOPENED;
+        }
+        FileChannel in = descriptors.channel(fd, true, false);
+        Entry e;
+        try {
+            Path name = PathBytes.path(place.name());
+            e = new Entry(source.resolve(name), target.resolve(name), st, Placement.NEW_PARENT);
+        } catch (RuntimeException x) {
+            closeQuietly(in);
+            throw x;
+        }
+        context.counters().filesFound.increment();
+        context.counters().bytesFound.add(st.size());
+        copy(e, naming, UNHEARD, in, place);
+        return null;
+    }
+
+    /**
+     * {@link #copy(Entry, Naming, Consumer)} of a source already open ({@code opened}, closed here;
+     * null: opened here by its path), made relative to {@code place} when it is given.
+     */
+    private void copy(Entry e, Naming naming, Consumer<Path> named, FileChannel opened, Place place) {
         try {
             if (context.cancelled()) {
                 naming.skip();
@@ -98,7 +173,11 @@ public final class FileCopier {
                         naming.skip();
                         named.accept(null);
                     } else if (context.effects().changes()) {
-                        create(e, naming, d.backup(), d.replaced(), named, d.createAt());
+                        // Made where a dangling symlink points (POSIXLY_CORRECT), else at the destination.
+                        FileChannel in = opened;
+                        opened = null;
+                        create(e, naming, d.backup(), d.replaced(), named, in, d.createAt(),
+                                d.createAt() == null ? place : null);
                     } else {
                         // --dry-run: say what would be done, read and write nothing.
                         naming.skip();
@@ -110,6 +189,7 @@ public final class FileCopier {
                 default -> throw new IllegalStateException(d.action().toString());
             }
         } finally {
+            closeQuietly(opened);
             context.counters().filesDone.increment();
         }
     }
@@ -128,20 +208,24 @@ public final class FileCopier {
         context.outcomes().failed(EntryKind.FILE, e.source(), e.target(), why);
     }
 
-    /** A new file: data, attributes, then its name in its turn. */
-    private void create(Entry e, Naming naming, Path backup, boolean replaced, Consumer<Path> named) {
-        create(e, naming, backup, replaced, named, null);
-    }
-
     /**
-     * A new file; {@code createAt}, when not null, is where it is made (where a dangling destination
-     * symlink points, with {@code POSIXLY_CORRECT}); messages name the destination all the same.
+     * A new file: data, attributes, then its name in its turn. {@code opened}: the source, open
+     * already (closed here; null: opened here by its path); {@code createAt}, when not null, is where
+     * it is made (where a dangling destination symlink points, with {@code POSIXLY_CORRECT}), messages
+     * naming the destination all the same; {@code place}: where the file is made and named relative to
+     * open directories (null: by its path).
      */
-    private void create(Entry e, Naming naming, Path backup, boolean replaced, Consumer<Path> named, Path createAt) {
+    private void create(Entry e, Naming naming, Path backup, boolean replaced, Consumer<Path> named, FileChannel opened,
+            Path createAt, Place place) {
         boolean attributesOnly = context.options().mode() == CopyMode.ATTRIBUTES_ONLY;
         FileChannel in;
         try {
-            in = attributesOnly ? null : FileChannel.open(e.source(), READ);
+            if (attributesOnly) {
+                closeQuietly(opened);
+                in = null;
+            } else {
+                in = opened != null ? opened : FileChannel.open(e.source(), READ);
+            }
         } catch (IOException x) {
             destinations.unBackup(e, backup);
             context.outcomes().failed(EntryKind.FILE, e.source(), e.target(),
@@ -151,13 +235,14 @@ public final class FileCopier {
             return;
         }
         try {
-            create(e, in, naming, backup, replaced, named, createAt == null ? e.target() : createAt);
+            create(e, in, naming, backup, replaced, named, createAt == null ? e.target() : createAt, place);
         } finally {
             closeQuietly(in);
         }
     }
 
-    private void create(Entry e, FileChannel in, Naming naming, Path backup, boolean replaced, Consumer<Path> named, Path at) {
+    private void create(Entry e, FileChannel in, Naming naming, Path backup, boolean replaced, Consumer<Path> named,
+            Path at, Place place) {
         Stat st = e.stat();
         int extra = extraPermissions(st);
         NewFile file = null;
@@ -170,7 +255,7 @@ public final class FileCopier {
                 // GNU cp makes it), restricted to the owner until its attributes are set.
                 file = newFiles.createAtFinalName(at, CreationModes.of(st, context.options()) & restricted());
             } else if (file == null) {
-                file = newFiles.create(at, CreationModes.of(st, context.options()) | extra, resumable);
+                file = newFiles.create(at, place, CreationModes.of(st, context.options()) | extra, resumable);
             }
             data = in == null ? DataResult.copied(0)
                     : transfer(in, file.channel(), e, file.resumedAt(), context.cancellation().progress(), false);
@@ -198,7 +283,9 @@ public final class FileCopier {
             named.accept(null);
             return;
         }
-        metadata.apply(e.source(), file.attributesPath(), e.target(), st, false, true);
+        if (metadata.changesAny()) {
+            metadata.apply(e.source(), file.attributesPath(), e.target(), st, false, true);
+        }
         boolean restricted = !st.isRegular() && (CreationModes.of(st, context.options()) & ~restricted() & 0777 & ~Umask.get()) != 0;
         if ((extra != 0 || restricted) && !context.options().preserves(Attribute.MODE)) {
             // The bits added so the xattrs could be set come off again, those held back come back.
@@ -296,7 +383,7 @@ public final class FileCopier {
                     return false;
                 }
                 AtomicReference<Path> made = new AtomicReference<>();
-                create(e, in, Naming.IMMEDIATE, null, true, made::set, dst);
+                create(e, in, Naming.IMMEDIATE, null, true, made::set, dst, null);
                 return made.get() != null;
             }
             try (out) {

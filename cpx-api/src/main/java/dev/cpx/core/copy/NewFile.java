@@ -20,13 +20,26 @@ final class NewFile {
     private final long resumedAt;
     /** Made under its final name already ({@link NewFiles#createAtFinalName}): naming it does nothing. */
     private final boolean atFinalName;
+    /** Where an unnamed file made relative to its open directory is named; retained until published or abandoned. */
+    private final Place place;
 
     NewFile(Effects effects, FileChannel channel, Path temp, long resumedAt, boolean atFinalName) {
+        this(effects, channel, temp, resumedAt, atFinalName, null);
+    }
+
+    /** An unnamed file in {@code place}'s open directory (which it retains), named there by {@link #publish}. */
+    NewFile(Effects effects, FileChannel channel, Place place) {
+        this(effects, channel, null, 0, false, place);
+        place.directories().retain();
+    }
+
+    private NewFile(Effects effects, FileChannel channel, Path temp, long resumedAt, boolean atFinalName, Place place) {
         this.effects = effects;
         this.channel = channel;
         this.temp = temp;
         this.resumedAt = resumedAt;
         this.atFinalName = atFinalName;
+        this.place = place;
     }
 
     /** Bytes already in place from an interrupted copy ({@link NewFiles#continuing}); 0 for a new file. */
@@ -63,11 +76,23 @@ final class NewFile {
             }
             if (temp != null) {
                 effects.rename(temp, target);
+            } else if (place != null) {
+                effects.linkUnnamedAt(channel, place.directories().target(), place.name());
             } else {
                 effects.linkUnnamed(channel, target);
             }
         } finally {
-            channel.close();
+            try {
+                channel.close();
+            } finally {
+                release();
+            }
+        }
+    }
+
+    private void release() {
+        if (place != null) {
+            place.directories().release();
         }
     }
 
@@ -81,6 +106,8 @@ final class NewFile {
             channel.close();
         } catch (IOException e) {
             // nothing more to lose
+        } finally {
+            release();
         }
         if (temp != null && (!keepPartial || atFinalName)) {
             try {

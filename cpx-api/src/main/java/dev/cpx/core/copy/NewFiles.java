@@ -39,9 +39,24 @@ final class NewFiles {
      * applies). Named when {@code resumable} or when the file system has no unnamed files.
      */
     NewFile create(Path target, int mode, boolean resumable) throws IOException {
+        return create(target, null, mode, resumable);
+    }
+
+    /**
+     * {@link #create(Path, int, boolean)}, made relative to {@code place}'s open directory when it is
+     * given and the file is made unnamed.
+     */
+    NewFile create(Path target, Place place, int mode, boolean resumable) throws IOException {
         if (!resumable && unnamed) {
+            Optional<FileChannel> file;
+            if (place != null) {
+                file = effects.createUnnamedAt(place.directories().target(), mode & 0777);
+                if (file.isPresent()) {
+                    return new NewFile(effects, file.get(), place);
+                }
+            }
             Path dir = target.getParent() == null ? Path.of(".") : target.getParent();
-            Optional<FileChannel> file = effects.createUnnamed(dir, mode & 0777);
+            file = effects.createUnnamed(dir, mode & 0777);
             if (file.isPresent()) {
                 return new NewFile(effects, file.get(), null, 0, false);
             }

@@ -34,6 +34,11 @@ public final class Metadata {
         this.mode = options.preserves(Attribute.MODE);
     }
 
+    /** Whether {@link #apply} changes anything at all (else a copy gets no attributes but its creation mode). */
+    public boolean changesAny() {
+        return times || owner || mode || xattrs.any();
+    }
+
     /** Whether every extended attribute is copied ({@code --preserve=xattr} with native support). */
     public boolean copiesXattrs() {
         return xattrs.all();

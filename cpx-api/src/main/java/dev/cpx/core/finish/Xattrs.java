@@ -44,6 +44,11 @@ public final class Xattrs {
         this.failures = options.xattrFailures();
     }
 
+    /** Whether any attribute is copied (all of them, or the ACLs). */
+    boolean any() {
+        return all || acls;
+    }
+
     /** Whether every extended attribute is copied ({@code --preserve=xattr}). */
     boolean all() {
         return all;

@@ -75,6 +75,19 @@ final class DryRunEffects implements Effects {
     }
 
     @Override
+    public void createDirectoryAt(int directory, byte[] name, int mode) {
+    }
+
+    @Override
+    public Optional<FileChannel> createUnnamedAt(int directory, int mode) {
+        return Optional.empty();
+    }
+
+    @Override
+    public void linkUnnamedAt(FileChannel file, int directory, byte[] name) {
+    }
+
+    @Override
     public FileChannel open(Path path, Set<? extends OpenOption> options, int mode) throws IOException {
         throw new IOException("a dry run opens nothing for writing");
     }

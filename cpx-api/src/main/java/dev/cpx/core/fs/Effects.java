@@ -74,6 +74,18 @@ public interface Effects {
     /** Names a file from {@link #createUnnamed} ({@code linkat}); fails when {@code target} exists. */
     void linkUnnamed(FileChannel file, Path target) throws IOException;
 
+    /** {@code mkdirat}: a directory {@code name} in the open directory {@code directory}, with these permission bits (the umask applies). */
+    void createDirectoryAt(int directory, byte[] name, int mode) throws IOException;
+
+    /**
+     * {@link #createUnnamed} relative to the open directory {@code directory} (see
+     * {@link dev.cpx.spi.Descriptors#createUnnamed}); empty where it cannot be made that way.
+     */
+    Optional<FileChannel> createUnnamedAt(int directory, int mode) throws IOException;
+
+    /** Names a file from {@link #createUnnamedAt} {@code name} in the open directory {@code directory}; fails when the name exists. */
+    void linkUnnamedAt(FileChannel file, int directory, byte[] name) throws IOException;
+
     /** Opens (creating or truncating as {@code options} say) a file to write. */
     FileChannel open(Path path, Set<? extends OpenOption> options, int mode) throws IOException;
 

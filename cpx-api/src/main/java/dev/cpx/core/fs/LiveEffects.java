@@ -1,8 +1,11 @@
 package dev.cpx.core.fs;
 
+import dev.cpx.spi.Descriptors;
 import dev.cpx.spi.PosixExtras;
+import dev.cpx.spi.support.FileDescriptors;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
@@ -10,15 +13,19 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 
 /** The effects that change the file system: NIO, and the native extras for what NIO cannot do. */
 final class LiveEffects implements Effects {
 
     private final PosixExtras extras;
+    /** Null where the extras have no descriptor operations. */
+    private final Descriptors descriptors;
 
     LiveEffects(PosixExtras extras) {
         this.extras = extras;
+        this.descriptors = extras.descriptors().orElse(null);
     }
 
     @Override
@@ -106,6 +113,32 @@ final class LiveEffects implements Effects {
     @Override
     public void linkUnnamed(FileChannel file, Path target) throws IOException {
         extras.linkUnnamed(file, target);
+    }
+
+    @Override
+    public void createDirectoryAt(int directory, byte[] name, int mode) throws IOException {
+        descriptors().makeDirectory(directory, name, mode);
+    }
+
+    @Override
+    public Optional<FileChannel> createUnnamedAt(int directory, int mode) throws IOException {
+        if (descriptors == null) {
+            return Optional.empty();
+        }
+        OptionalInt fd = descriptors.createUnnamed(directory, mode);
+        return fd.isPresent() ? Optional.of(descriptors.channel(fd.getAsInt(), true, true)) : Optional.empty();
+    }
+
+    @Override
+    public void linkUnnamedAt(FileChannel file, int directory, byte[] name) throws IOException {
+        descriptors().linkUnnamed(FileDescriptors.of(file), directory, name);
+    }
+
+    private Descriptors descriptors() throws IOException {
+        if (descriptors == null) {
+            throw new FileSystemException(null, null, "Operation not supported (no descriptor operations)");
+        }
+        return descriptors;
     }
 
     @Override

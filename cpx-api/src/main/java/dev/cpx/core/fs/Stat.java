@@ -12,6 +12,7 @@ import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The attributes of one file, read once: what {@code stat(2)} returns. Read through the JDK's
@@ -105,6 +106,25 @@ public record Stat(int mode, long size, long dev, long ino, long nlink, int uid,
             throw e;
         } catch (Throwable e) {
             throw new IOException(e);
+        }
+    }
+
+    /** The attributes a native {@code stat} read ({@link dev.cpx.spi.Descriptors}), times as the JDK makes them. */
+    public static Stat of(dev.cpx.spi.FileStatus s) {
+        return new Stat(s.mode(), s.size(), s.dev(), s.ino(), s.nlink(), s.uid(), s.gid(), s.rdev(),
+                time(s.atimeSeconds(), s.atimeNanos()), time(s.mtimeSeconds(), s.mtimeNanos()),
+                time(s.ctimeSeconds(), s.ctimeNanos()));
+    }
+
+    /** A time as {@code sun.nio.fs.UnixFileAttributes} makes it, so times compare and print alike. */
+    private static FileTime time(long seconds, int nanos) {
+        if (nanos == 0) {
+            return FileTime.from(seconds, TimeUnit.SECONDS);
+        }
+        try {
+            return FileTime.from(Math.addExact(nanos, Math.multiplyExact(seconds, 1_000_000_000L)), TimeUnit.NANOSECONDS);
+        } catch (ArithmeticException e) {
+            return FileTime.from(seconds * 1_000_000L + nanos / 1_000, TimeUnit.MICROSECONDS);
         }
     }
 

@@ -8,6 +8,12 @@ import dev.cpx.api.Dereference;
 import dev.cpx.api.Diagnostic;
 import dev.cpx.api.EntryKind;
 import dev.cpx.core.copy.Directories;
+import dev.cpx.core.copy.FileCopier;
+import dev.cpx.core.copy.Naming;
+import dev.cpx.core.copy.Place;
+import dev.cpx.core.fs.DirectoryPair;
+import dev.cpx.spi.Descriptors;
+import dev.cpx.spi.DirectoryEntries;
 import dev.cpx.core.fs.Stat;
 import dev.cpx.core.run.RunContext;
 import dev.cpx.core.run.Task;
@@ -21,6 +27,8 @@ import java.nio.file.SecureDirectoryStream;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.ForkJoinTask;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Copies the contents of one directory whose copy exists already: lists the source once (attributes
@@ -57,6 +65,17 @@ final class DirectoryTask extends Task {
         if (context.cancelled()) {
             return;
         }
+        Descriptors descriptors = state == Directories.State.CREATED ? dispatch.descriptors() : null;
+        DirectoryPair dirs = descriptors == null ? null : DirectoryPair.open(descriptors,
+                PathBytes.withoutTrailingSlashes(directory.source()), PathBytes.withoutTrailingSlashes(directory.target()));
+        if (dirs != null) {
+            try {
+                copyOpen(dirs);
+            } finally {
+                dirs.release();
+            }
+            return;
+        }
         boolean follow = context.options().effectiveDereference() == Dereference.ALWAYS;
         List<Listed> entries = list(follow);
         if (entries == null) {
@@ -87,6 +106,142 @@ final class DirectoryTask extends Task {
                 stop = operand.leadsToCopy(e.stat());
             }
             dispatch.entry(this, order, i, new Entry(e.path(), into.resolve(e.name()), e.stat(), placement), operand);
+        }
+    }
+
+    /** Entries taken at a time by a worker copying an open directory's entries (see {@link Listing}). */
+    static final int CHUNK = 64;
+
+    /**
+     * The hot path of a plain {@code cp -r}: this directory's copy was just made, so nothing can be in
+     * it, and both are open. The source is listed once ({@code getdents64}: names, inodes, types);
+     * entries are taken in inode order; a regular file is opened relative to the directory, its
+     * attributes read from the open file, and copied by the worker that took it, made unnamed in the
+     * open copy and named there in its turn. Anything else (a directory, link, special file, a file
+     * of {@link Dispatch#NAMED_OUT_OF_TURN} or more, a file that changed since it was listed) is looked
+     * at ({@code fstatat}) and handed on as by the path-based walk. A directory of more than
+     * {@link #CHUNK} entries is shared: idle workers help, each taking the next {@link #CHUNK}
+     * entries in order, so at most one chunk per worker waits for its turn to be named.
+     */
+    private void copyOpen(DirectoryPair dirs) {
+        DirectoryEntries list = new DirectoryEntries();
+        try {
+            dirs.descriptors().readDirectory(dirs.source(), list);
+        } catch (IOException e) {
+            context.outcomes().failed(EntryKind.DIRECTORY, directory.source(), directory.target(),
+                    Diagnostic.of("cannot read directory {0}", directory.source(), Diagnostic.reasonOf(e)));
+            return;
+        }
+        Listing listing = new Listing(dirs, list);
+        int chunks = (listing.sorted.length + CHUNK - 1) / CHUNK;
+        if (!listing.towardsCopy && chunks > 1) {
+            // (Towards the copy, entries after the copy are left out: one worker, in order.)
+            int helpers = Math.min(chunks - 1, getPool().getParallelism() - 1);
+            for (int h = 0; h < helpers && ForkJoinTask.getSurplusQueuedTaskCount() < 2; h++) {
+                dirs.retain();
+                spawn(new Helper(listing));
+            }
+        }
+        listing.copyChunks();
+    }
+
+    /** A directory's listing being copied: its entries in inode order, each chunk of them taken once. */
+    private final class Listing {
+        final DirectoryPair dirs;
+        final DirectoryEntries list;
+        final int[] sorted;
+        final InsertionOrder order;
+        final Path from = PathBytes.withoutTrailingSlashes(directory.source());
+        final Path into = PathBytes.withoutTrailingSlashes(directory.target());
+        final boolean towardsCopy = operand.leadsToCopy(directory.stat());
+        final AtomicInteger nextChunk = new AtomicInteger();
+        /** Only with {@link #towardsCopy} (one worker): the copy was met, what follows is left. */
+        boolean stop;
+
+        Listing(DirectoryPair dirs, DirectoryEntries list) {
+            this.dirs = dirs;
+            this.list = list;
+            this.sorted = list.byInode();
+            this.order = dispatch.orderFor(sorted.length);
+        }
+
+        /** Copies chunks of entries, each the next not taken yet, until none is left. */
+        void copyChunks() {
+            int c;
+            while ((c = nextChunk.getAndIncrement()) * CHUNK < sorted.length) {
+                int end = Math.min(sorted.length, (c + 1) * CHUNK);
+                for (int i = c * CHUNK; i < end; i++) {
+                    copyEntry(i);
+                }
+            }
+        }
+
+        private void copyEntry(int i) {
+            if (stop || context.cancelled()) {
+                order.skip(i);
+                return;
+            }
+            int k = sorted[i];
+            // Read only since the listing: the workers read it at once.
+            byte[] name = list.name(k);
+            int type = list.type(k);
+            Stat st = null;
+            if (type == DirectoryEntries.REGULAR) {
+                FileCopier.Left left = dispatch.files().copyAt(new Place(dirs, name), from, into, new Naming(order, i),
+                        Dispatch.NAMED_OUT_OF_TURN, dispatch::linksTracked);
+                if (left == null) {
+                    return;
+                }
+                st = left.stat();
+            }
+            Path entryName = PathBytes.path(name);
+            Path child = from.resolve(entryName);
+            if (st == null) {
+                try {
+                    st = Stat.of(dirs.descriptors().status(dirs.source(), name));
+                } catch (IOException e) {
+                    order.skip(i);
+                    context.outcomes().failed(EntryKind.UNKNOWN, child, directory.target(),
+                            Diagnostic.of("cannot stat {0}", child, Diagnostic.reasonOf(e)));
+                    return;
+                }
+            }
+            if (towardsCopy && st.isDirectory()) {
+                if (operand.isCopy(st)) {
+                    order.skip(i);
+                    context.outcomes().failed(EntryKind.DIRECTORY, operand.source(), operand.target(), Diagnostic.of(
+                            "cannot copy a directory, {0}, into itself, {1}", operand.source(), operand.target()));
+                    stop = true;
+                    return;
+                }
+                stop = operand.leadsToCopy(st);
+            }
+            dispatch.entry(DirectoryTask.this, order, i, new Entry(child, into.resolve(entryName), st, Placement.NEW_PARENT),
+                    operand);
+        }
+    }
+
+    /** Another worker's help with a large directory's entries (it holds the open directories until done). */
+    private final class Helper extends Task {
+        private final Listing listing;
+
+        Helper(Listing listing) {
+            super(DirectoryTask.this, context.outcomes());
+            this.listing = listing;
+        }
+
+        @Override
+        protected void execute() {
+            try {
+                listing.copyChunks();
+            } finally {
+                listing.dirs.release();
+            }
+        }
+
+        @Override
+        protected Path subject() {
+            return directory.source();
         }
     }
 

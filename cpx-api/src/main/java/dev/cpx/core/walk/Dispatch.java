@@ -15,6 +15,8 @@ import dev.cpx.core.copy.FileCopier;
 import dev.cpx.core.copy.NonFiles;
 import dev.cpx.core.run.RunContext;
 import dev.cpx.core.run.Task;
+import dev.cpx.spi.Descriptors;
+import dev.cpx.spi.support.FileDescriptors;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -39,6 +41,8 @@ final class Dispatch {
     private final Excludes excludes;
     /** Null unless hard links are kept ({@code --preserve=links}). */
     private final HardLinks hardLinks;
+    /** Null unless new directories are copied relative to open descriptors (see {@link #descriptors()}). */
+    private final Descriptors descriptors;
     /** Files waiting for their turn to be named while holding a descriptor (see {@link SequencedInsertions}). */
     private final AtomicInteger waitingDescriptors = new AtomicInteger();
 
@@ -50,10 +54,48 @@ final class Dispatch {
         this.excludes = excludes;
         boolean keepLinks = context.options().preserves(Attribute.LINKS) || context.options().update();
         this.hardLinks = keepLinks && context.options().mode() != CopyMode.HARD_LINK ? new HardLinks() : null;
+        this.descriptors = descriptorsFor(context, excludes);
+    }
+
+    /**
+     * The descriptor operations directories this run makes are copied with (see {@link DirectoryTask}):
+     * where the native extras have them, changes are made (not {@code --dry-run}), data is copied
+     * ({@code -l}, {@code -s}, {@code --attributes-only} go by paths), entries are looked at without
+     * following links (not {@code -L}), nothing is excluded (that needs more than a name and a type per
+     * entry), and NIO's descriptors are accessible (so an engine that
+     * uses channels gets one). {@code -Dcpx.descriptors=false} turns them off (to measure).
+     */
+    private static Descriptors descriptorsFor(RunContext context, Excludes excludes) {
+        if (!Boolean.parseBoolean(System.getProperty("cpx.descriptors", "true")) || !context.effects().changes()
+                || !excludes.isEmpty() || context.options().mode() != CopyMode.DATA
+                || context.options().effectiveDereference() == Dereference.ALWAYS
+                || !FileDescriptors.availability().available()) {
+            // (The last: without access to NIO's descriptors no channel can be made of a descriptor for an engine.)
+            return null;
+        }
+        return context.extras().descriptors().orElse(null);
     }
 
     Excludes excludes() {
         return excludes;
+    }
+
+    /**
+     * Whether a file with {@code nlink} names is copied the general way, because its inode is
+     * remembered for {@code --preserve=links} (see {@link #tracked}): in a directory's walk, where
+     * links are not followed, that is a file with more than one name.
+     */
+    boolean linksTracked(long nlink) {
+        return hardLinks != null && nlink > 1;
+    }
+
+    /** The descriptor operations a directory this run made is copied with; null: by paths. */
+    Descriptors descriptors() {
+        return descriptors;
+    }
+
+    FileCopier files() {
+        return files;
     }
 
     Directories directories() {

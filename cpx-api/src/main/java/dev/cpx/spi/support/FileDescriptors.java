@@ -8,7 +8,8 @@ import java.nio.channels.FileChannel;
 
 /**
  * The POSIX file descriptor behind a {@link FileChannel}, for engines that call the kernel
- * directly. Needs {@code --add-opens java.base/sun.nio.ch=ALL-UNNAMED} and
+ * directly (of a {@link DescriptorChannel} too, which needs none of the flags below for it). Needs
+ * {@code --add-opens java.base/sun.nio.ch=ALL-UNNAMED} and
  * {@code --add-opens java.base/java.io=ALL-UNNAMED}; without them {@link #availability()} says why.
  */
 public final class FileDescriptors {
@@ -102,6 +103,9 @@ public final class FileDescriptors {
      * @throws IllegalStateException when unavailable or the channel is not a file channel of the default file system
      */
     public static int of(FileChannel channel) {
+        if (channel instanceof DescriptorChannel d) {
+            return d.descriptor();
+        }
         if (CHANNEL_FD == null) {
             throw new IllegalStateException(AVAILABILITY.reason());
         }

@@ -1,6 +1,7 @@
 package dev.cpx.engine.natives;
 
 import com.sun.jna.Native;
+import dev.cpx.spi.support.PathBytes;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
@@ -143,7 +144,15 @@ final class Errno {
      * {@code strerror} text.
      */
     static FileSystemException forPath(int errno, Path path) {
-        String file = path.toString();
+        return forFile(errno, path.toString());
+    }
+
+    /** {@link #forPath} for a file known by its name in an open directory. */
+    static FileSystemException forName(int errno, byte[] name) {
+        return forFile(errno, PathBytes.decode(name));
+    }
+
+    private static FileSystemException forFile(int errno, String file) {
         return switch (errno) {
             case ENOENT -> new NoSuchFileException(file);
             case EACCES -> new AccessDeniedException(file);

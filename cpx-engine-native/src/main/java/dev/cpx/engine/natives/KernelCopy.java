@@ -3,6 +3,8 @@ package dev.cpx.engine.natives;
 import dev.cpx.spi.CopyRequest;
 import dev.cpx.spi.support.BufferedCopy;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * Copies one range without holes, inside the kernel where it can: {@code copy_file_range} at
@@ -78,14 +80,22 @@ final class KernelCopy {
 
     /** Copies with {@code copy_file_range}; returns the end offset reached, or a negative hand-over. */
     private static long copyFileRange(CopyRequest request, int in, int out) throws IOException {
-        long[] inOffset = new long[1];
-        long[] outOffset = new long[1];
+        Offsets offsets = OFFSETS.get();
         return loop(request, true, (offset, length) -> {
-            inOffset[0] = offset;
-            outOffset[0] = offset;
-            return LibC.copy_file_range(in, inOffset, out, outOffset, length, 0);
+            offsets.buffer.putLong(0, offset);
+            offsets.buffer.putLong(8, offset);
+            return LibCBuffers.copy_file_range(in, offsets.in, out, offsets.out, length, 0);
         });
     }
+
+    /** One {@code loff_t} per thread for each side's offset: passed by address, nothing copied or allocated per call. */
+    private static final class Offsets {
+        final ByteBuffer buffer = ByteBuffer.allocateDirect(16).order(ByteOrder.nativeOrder());
+        final long in = LibCBuffers.address(buffer);
+        final long out = in + 8;
+    }
+
+    private static final ThreadLocal<Offsets> OFFSETS = ThreadLocal.withInitial(Offsets::new);
 
     /**
      * Copies with {@code sendfile}, which reads at an explicit offset but writes at the target's file
@@ -99,10 +109,10 @@ final class KernelCopy {
             }
             throw Errno.copyFailure(errno);
         }
-        long[] inOffset = new long[1];
+        Offsets offsets = OFFSETS.get();
         return loop(request, false, (offset, length) -> {
-            inOffset[0] = offset;
-            return LibC.sendfile(out, in, inOffset, length);
+            offsets.buffer.putLong(0, offset);
+            return LibCBuffers.sendfile(out, in, offsets.in, length);
         });
     }
 

@@ -1,6 +1,7 @@
 package dev.cpx.engine.natives;
 
 import dev.cpx.spi.Availability;
+import dev.cpx.spi.Descriptors;
 import dev.cpx.spi.PosixExtras;
 import dev.cpx.spi.support.FileDescriptors;
 import dev.cpx.spi.support.PathBytes;
@@ -94,6 +95,12 @@ public final class NativeExtras implements PosixExtras {
         if (LibC.linkat(Fcntl.AT_FDCWD, proc, Fcntl.AT_FDCWD, name, Fcntl.AT_SYMLINK_FOLLOW) != 0) {
             throw Errno.forPath(Errno.last(), target);
         }
+    }
+
+    /** Where {@code openat}, {@code getdents64} and the rest bind (glibc 2.30 and later). */
+    @Override
+    public Optional<Descriptors> descriptors() {
+        return NativeSupport.at().available() ? Optional.of(NativeDescriptors.INSTANCE) : Optional.empty();
     }
 
     @Override

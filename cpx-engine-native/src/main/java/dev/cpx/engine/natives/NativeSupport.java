@@ -16,6 +16,7 @@ final class NativeSupport {
 
     private static final Availability LIBC = load(false);
     private static final Availability NODES = LIBC.available() ? load(true) : LIBC;
+    private static final Availability AT = LIBC.available() ? loadAt() : LIBC;
 
     private NativeSupport() {
     }
@@ -23,6 +24,21 @@ final class NativeSupport {
     /** Whether {@link LibC} is usable. */
     static Availability libc() {
         return LIBC;
+    }
+
+    /** Whether {@link LibCAt} (the calls relative to a directory, {@code getdents64}) is usable. */
+    static Availability at() {
+        return AT;
+    }
+
+    private static Availability loadAt() {
+        try {
+            LibCAt.load();
+            return Availability.ok();
+        } catch (LinkageError | RuntimeException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            return Availability.unavailable("openat/getdents64 not loadable: " + cause);
+        }
     }
 
     /** Whether {@link LibCNodes} ({@code mknod}) is usable. */

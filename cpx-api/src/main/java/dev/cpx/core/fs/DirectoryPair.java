@@ -1,0 +1,76 @@
+package dev.cpx.core.fs;
+
+import dev.cpx.spi.Descriptors;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A source directory and its copy, each open (one descriptor), while the entries of the one are
+ * copied into the other relative to them. Whoever uses them later than the walk of the directory
+ * (a file waiting for its turn to be named) {@link #retain}s them; the last {@link #release} closes both.
+ */
+public final class DirectoryPair {
+
+    private final Descriptors descriptors;
+    private final int source;
+    private final int target;
+    private final AtomicInteger users = new AtomicInteger(1);
+
+    private DirectoryPair(Descriptors descriptors, int source, int target) {
+        this.descriptors = descriptors;
+        this.source = source;
+        this.target = target;
+    }
+
+    /**
+     * Opens {@code source} to read and {@code target} to make entries in; null when either cannot be
+     * opened (then nothing stays open, and the directory is walked by its paths).
+     */
+    public static DirectoryPair open(Descriptors descriptors, Path source, Path target) {
+        int s;
+        try {
+            s = descriptors.openDirectory(source);
+        } catch (IOException e) {
+            return null;
+        }
+        try {
+            return new DirectoryPair(descriptors, s, descriptors.openDirectoryToWrite(target));
+        } catch (IOException e) {
+            descriptors.close(s);
+            return null;
+        }
+    }
+
+    public Descriptors descriptors() {
+        return descriptors;
+    }
+
+    /** The source directory's descriptor. */
+    public int source() {
+        return source;
+    }
+
+    /** The copy's descriptor ({@code O_PATH}: to make entries in). */
+    public int target() {
+        return target;
+    }
+
+    /** One more user; each calls {@link #release} once. */
+    public void retain() {
+        if (users.getAndIncrement() <= 0) {
+            throw new IllegalStateException("directories already closed");
+        }
+    }
+
+    /** One user less; the last closes both descriptors. */
+    public void release() {
+        int left = users.decrementAndGet();
+        if (left == 0) {
+            descriptors.close(source);
+            descriptors.close(target);
+        } else if (left < 0) {
+            throw new IllegalStateException("released more often than retained");
+        }
+    }
+}

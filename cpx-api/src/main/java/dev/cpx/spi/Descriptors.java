@@ -1,0 +1,80 @@
+package dev.cpx.spi;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.util.OptionalInt;
+
+/**
+ * File system calls on open descriptors and relative to an open directory (the {@code *at} family):
+ * each resolves one name in a directory already open instead of a whole path, and a directory is
+ * listed with each entry's type ({@code getdents64}), so a regular file needs no {@code stat} before
+ * it is opened. What the scheduler's hot path is made of, where {@link PosixExtras#descriptors()} has
+ * them; everything else, and every case these do not cover, goes through paths.
+ *
+ * <p>Each method is one thin system call (two for {@link #readDirectory}'s loop); the decisions are
+ * the caller's. Descriptors are plain {@code int}s, owned by whoever opened them until
+ * {@link #close} (or a {@link #channel} made of them) closes them. A failure is an
+ * {@link IOException} whose reason is the kernel's ({@code strerror}), of the {@code java.nio.file}
+ * type the JDK would use (e.g. {@link java.nio.file.NoSuchFileException}). Names are their exact
+ * bytes, without a NUL. Thread safe.
+ *
+ * @since 0.2.0
+ */
+public interface Descriptors {
+
+    /**
+     * Opens a directory to list and to open entries in ({@code open(O_RDONLY | O_DIRECTORY | O_CLOEXEC)}),
+     * following symbolic links as a path does.
+     */
+    int openDirectory(Path directory) throws IOException;
+
+    /**
+     * Opens a directory to make entries in ({@code open(O_PATH | O_DIRECTORY | O_CLOEXEC)}): no read
+     * permission needed, nothing read.
+     */
+    int openDirectoryToWrite(Path directory) throws IOException;
+
+    /** All the entries of an open directory ({@code getdents64} until its end), "." and ".." left out, added to {@code into}. */
+    void readDirectory(int directory, DirectoryEntries into) throws IOException;
+
+    /**
+     * Opens {@code name} in {@code directory} to read it
+     * ({@code openat(O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)}): never follows a symbolic link
+     * (fails with {@code ELOOP}) and never waits (a FIFO put there meanwhile opens at once; its
+     * {@link #status(int)} tells).
+     */
+    int openFile(int directory, byte[] name) throws IOException;
+
+    /** The attributes of an open file ({@code fstat}). */
+    FileStatus status(int fd) throws IOException;
+
+    /** The attributes of {@code name} in {@code directory}, of a symbolic link itself ({@code fstatat(AT_SYMLINK_NOFOLLOW)}). */
+    FileStatus status(int directory, byte[] name) throws IOException;
+
+    /** {@code mkdirat}: a directory {@code name} in {@code directory} with these permission bits (the umask applies). */
+    void makeDirectory(int directory, byte[] name, int mode) throws IOException;
+
+    /**
+     * A new regular file without a name in {@code directory} ({@code openat(".", O_TMPFILE | O_RDWR)}),
+     * with these permission bits (the umask applies); empty where the file system has no unnamed files.
+     */
+    OptionalInt createUnnamed(int directory, int mode) throws IOException;
+
+    /**
+     * Names the unnamed file {@code fd} {@code name} in {@code directory} ({@code linkat}); fails with
+     * {@link java.nio.file.FileAlreadyExistsException} when the name exists.
+     */
+    void linkUnnamed(int fd, int directory, byte[] name) throws IOException;
+
+    /** Closes a descriptor; errors are ignored (nothing is left to do about them). */
+    void close(int fd);
+
+    /**
+     * A channel that owns {@code fd} (closing it closes {@code fd}), for a {@link CopyRequest}. It is
+     * cheap where an engine only takes the descriptor back
+     * ({@link dev.cpx.spi.support.FileDescriptors#of}); NIO's own channel behind it is made only when
+     * a channel operation is used (see {@link dev.cpx.spi.support.DescriptorChannel}).
+     */
+    FileChannel channel(int fd, boolean readable, boolean writable);
+}

@@ -1,0 +1,140 @@
+package dev.cpx.engine.natives;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cpx.api.CopyListener;
+import dev.cpx.api.CopyOptions;
+import dev.cpx.api.CopySummary;
+import dev.cpx.api.Cpx;
+import dev.cpx.api.EngineRegistry;
+import dev.cpx.spi.Availability;
+import dev.cpx.spi.CopyEngine;
+import dev.cpx.spi.CopyRequest;
+import dev.cpx.testing.Trees;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The walk of a directory this run made, relative to open descriptors (the hot path of
+ * {@code cp -r}): entries that change between the listing and their copy are copied as what they
+ * are when opened, and nothing waits on a FIFO that took a regular file's place.
+ */
+class DescriptorWalkTest {
+
+    @TempDir
+    Path dir;
+
+    /** The native engine, running {@code first} before its first copy. */
+    private static CopyEngine engine(Runnable first) {
+        CopyEngine real = new NativeEngine();
+        AtomicBoolean done = new AtomicBoolean();
+        return new CopyEngine() {
+            @Override
+            public String id() {
+                return "native";
+            }
+
+            @Override
+            public String description() {
+                return real.description();
+            }
+
+            @Override
+            public Availability availability() {
+                return real.availability();
+            }
+
+            @Override
+            public long copy(CopyRequest request) throws IOException {
+                if (done.compareAndSet(false, true)) {
+                    first.run();
+                }
+                return real.copy(request);
+            }
+        };
+    }
+
+    private static CopySummary copy(CopyEngine engine, Path src, Path dst) throws Exception {
+        return copy(engine, src, dst, 1);
+    }
+
+    private static CopySummary copy(CopyEngine engine, Path src, Path dst, int jobs) throws Exception {
+        return Cpx.create(EngineRegistry.of(List.of(engine), EngineRegistry.discoverExtras()))
+                .copy(List.of(src), dst, CopyOptions.builder().engine("native").recursive(true).jobs(jobs).build(),
+                        CopyListener.NONE);
+    }
+
+    @Test
+    @Timeout(60)
+    void aFileThatBecameAFifoOrALinkAfterTheListingIsCopiedAsWhatItIsThen() throws Exception {
+        Path src = Files.createDirectories(dir.resolve("src/d"));
+        // One worker takes the entries in inode order: the first file copied changes the others.
+        Files.writeString(src.resolve("first"), "first");
+        Files.writeString(src.resolve("fifo"), "was a file");
+        Files.writeString(src.resolve("link"), "was a file");
+        Files.writeString(src.resolve("target"), "target");
+        CopySummary s = copy(engine(() -> {
+            try {
+                Files.delete(src.resolve("fifo"));
+                new ProcessBuilder("mkfifo", src.resolve("fifo").toString()).inheritIO().start().waitFor();
+                Files.delete(src.resolve("link"));
+                Files.createSymbolicLink(src.resolve("link"), Path.of("target"));
+            } catch (IOException | InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }), dir.resolve("src"), dir.resolve("dst"));
+        Path dst = dir.resolve("dst/d");
+        assertEquals(0, s.failed());
+        assertTrue(Files.isRegularFile(dst.resolve("first"), LinkOption.NOFOLLOW_LINKS));
+        assertEquals("first", Files.readString(dst.resolve("first")));
+        assertEquals(0010000, (Integer) Files.getAttribute(dst.resolve("fifo"), "unix:mode", LinkOption.NOFOLLOW_LINKS) & 0170000,
+                "recreated as a FIFO, as cp -r copies one");
+        assertEquals(Path.of("target"), Files.readSymbolicLink(dst.resolve("link")));
+    }
+
+    /** With several workers, a directory of many entries is shared out in chunks (see DirectoryTask.CHUNK). */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 4})
+    void aTreeOfManyEntriesIsTheSameAsCpMakesIt(int jobs) throws Exception {
+        Path src = Trees.generate(dir.resolve("src"));
+        Path wide = Files.createDirectories(src.resolve("wide"));
+        for (int i = 0; i < 3000; i++) {
+            Files.write(wide.resolve("f" + i + "-" + "x".repeat(i % 200)), Trees.randomBytes(i % 5000, i));
+        }
+        Path expected = dir.resolve("by-cp");
+        assertEquals(0, new ProcessBuilder("cp", "-r", src.toString(), expected.toString()).inheritIO().start().waitFor());
+        CopySummary s = copy(new NativeEngine(), src, dir.resolve("dst"), jobs);
+        assertEquals(0, s.failed());
+        assertEquals(0, s.skipped());
+        Trees.assertSameTree(expected, dir.resolve("dst"), Trees.Detail.MODE);
+    }
+
+    @Test
+    void anArchiveCopyKeepsHardLinksAndTimesAsCpDoes() throws Exception {
+        Path src = Trees.generate(dir.resolve("src"));
+        Path d = Files.createDirectories(src.resolve("linked"));
+        Files.writeString(d.resolve("one"), "one inode, three names");
+        Files.createLink(d.resolve("two"), d.resolve("one"));
+        Files.createLink(src.resolve("three"), d.resolve("one"));
+        Files.writeString(d.resolve("alone"), "one name");
+        Path expected = dir.resolve("by-cp");
+        assertEquals(0, new ProcessBuilder("cp", "-a", src.toString(), expected.toString()).inheritIO().start().waitFor());
+        CopySummary s = Cpx.create(EngineRegistry.of(List.of(new NativeEngine()), EngineRegistry.discoverExtras()))
+                .copy(List.of(src), dir.resolve("dst"), CopyOptions.builder().engine("native").recursive(true)
+                        .preserve(dev.cpx.api.Attribute.MODE, dev.cpx.api.Attribute.OWNERSHIP,
+                                dev.cpx.api.Attribute.TIMESTAMPS, dev.cpx.api.Attribute.LINKS, dev.cpx.api.Attribute.XATTR).jobs(4).build(), CopyListener.NONE);
+        assertEquals(0, s.failed());
+        Trees.assertSameTree(expected, dir.resolve("dst"), Trees.Detail.MODE, Trees.Detail.MTIME, Trees.Detail.OWNER,
+                Trees.Detail.LINKS);
+    }
+}

@@ -1,0 +1,211 @@
+package dev.cpx.engine.natives;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cpx.spi.Descriptors;
+import dev.cpx.spi.DirectoryEntries;
+import dev.cpx.spi.FileStatus;
+import dev.cpx.spi.support.DescriptorChannel;
+import dev.cpx.spi.support.FileDescriptors;
+import dev.cpx.spi.support.PathBytes;
+import dev.cpx.testing.ProcessFacts;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The calls relative to open directories that the scheduler's hot path makes. */
+class NativeDescriptorsTest {
+
+    @TempDir
+    Path dir;
+
+    private final Descriptors d = new NativeExtras().descriptors().orElseThrow();
+
+    private static Path child(Path dir, byte[] name) {
+        return dir.resolve(PathBytes.path(name));
+    }
+
+    @Test
+    void listsEveryEntryWithItsInodeAndTypeWithoutDots() throws Exception {
+        Files.writeString(dir.resolve("file"), "x");
+        Files.createDirectory(dir.resolve("sub"));
+        Files.createSymbolicLink(dir.resolve("link"), Path.of("file"));
+        byte[] odd = {'b', (byte) 0xff, 'd'};
+        Files.writeString(child(dir, odd), "y");
+        // More entries than one getdents64 buffer holds (32 KiB): 600 names of 200 bytes.
+        for (int i = 0; i < 600; i++) {
+            Files.createFile(dir.resolve(String.format("%03d", i) + "n".repeat(197)));
+        }
+        DirectoryEntries entries = new DirectoryEntries();
+        int fd = d.openDirectory(dir);
+        try {
+            d.readDirectory(fd, entries);
+        } finally {
+            d.close(fd);
+        }
+        assertEquals(604, entries.size());
+        Map<String, Integer> types = new HashMap<>();
+        for (int i = 0; i < entries.size(); i++) {
+            byte[] name = entries.name(i);
+            Path p = child(dir, name);
+            assertEquals(((Number) Files.getAttribute(p, "unix:ino", LinkOption.NOFOLLOW_LINKS)).longValue(), entries.inode(i));
+            types.put(PathBytes.decode(name), entries.type(i));
+        }
+        assertEquals(DirectoryEntries.REGULAR, types.get("file"));
+        assertEquals(DirectoryEntries.DIRECTORY, types.get("sub"));
+        assertEquals(DirectoryEntries.SYMLINK, types.get("link"));
+        assertEquals(DirectoryEntries.REGULAR, types.get(PathBytes.decode(odd)));
+        assertFalse(types.containsKey(".") || types.containsKey(".."));
+        int[] order = entries.byInode();
+        for (int i = 1; i < order.length; i++) {
+            assertTrue(entries.inode(order[i - 1]) <= entries.inode(order[i]));
+        }
+    }
+
+    @Test
+    void statusIsWhatTheJdkReads() throws Exception {
+        Path f = Files.write(dir.resolve("f"), new byte[5000]);
+        Files.setLastModifiedTime(f, FileTime.from(1_700_000_000_123_456_789L, TimeUnit.NANOSECONDS));
+        Files.createLink(dir.resolve("g"), f);
+        int dfd = d.openDirectory(dir);
+        int fd = d.openFile(dfd, "f".getBytes(StandardCharsets.US_ASCII));
+        try {
+            for (FileStatus s : List.of(d.status(fd), d.status(dfd, "f".getBytes(StandardCharsets.US_ASCII)))) {
+                Map<String, Object> a = Files.readAttributes(f, "unix:mode,size,dev,ino,nlink,uid,gid,rdev,lastModifiedTime");
+                assertEquals(a.get("mode"), s.mode());
+                assertEquals(a.get("size"), s.size());
+                assertEquals(a.get("dev"), s.dev());
+                assertEquals(a.get("ino"), s.ino());
+                assertEquals(2, s.nlink());
+                assertEquals(a.get("uid"), s.uid());
+                assertEquals(a.get("gid"), s.gid());
+                assertEquals(1_700_000_000L, s.mtimeSeconds());
+                assertEquals(123_456_789, s.mtimeNanos());
+                assertTrue(s.allocatedBytes() >= 4096 || s.allocatedBytes() == 0);
+            }
+            FileStatus link = d.status(dfd, "f".getBytes(StandardCharsets.US_ASCII));
+            assertEquals(0100000, link.mode() & 0170000);
+        } finally {
+            d.close(fd);
+            d.close(dfd);
+        }
+    }
+
+    @Test
+    void opensNeitherThroughALinkNorWaitingOnAFifo() throws Exception {
+        Files.writeString(dir.resolve("file"), "x");
+        Files.createSymbolicLink(dir.resolve("link"), Path.of("file"));
+        new ProcessBuilder("mkfifo", dir.resolve("fifo").toString()).inheritIO().start().waitFor();
+        int dfd = d.openDirectory(dir);
+        try {
+            IOException loop = assertThrows(IOException.class, () -> d.openFile(dfd, "link".getBytes(StandardCharsets.US_ASCII)));
+            assertTrue(loop.getMessage().contains("Too many levels of symbolic links"), loop.getMessage());
+            // No writer: a blocking open would wait forever.
+            int fifo = d.openFile(dfd, "fifo".getBytes(StandardCharsets.US_ASCII));
+            assertEquals(0010000, d.status(fifo).mode() & 0170000);
+            d.close(fifo);
+            assertThrows(NoSuchFileException.class, () -> d.openFile(dfd, "gone".getBytes(StandardCharsets.US_ASCII)));
+        } finally {
+            d.close(dfd);
+        }
+    }
+
+    @Test
+    void makesDirectoriesAndUnnamedFilesNamedOnlyWhenLinked() throws Exception {
+        int dfd = d.openDirectoryToWrite(dir);
+        try {
+            byte[] sub = {'s', (byte) 0xfe};
+            d.makeDirectory(dfd, sub, 0750);
+            assertEquals(0750 & ~ProcessFacts.umask(), (Integer) Files.getAttribute(child(dir, sub), "unix:mode") & 07777);
+            assertThrows(FileAlreadyExistsException.class, () -> d.makeDirectory(dfd, sub, 0700));
+
+            OptionalInt fd = d.createUnnamed(dfd, 0640);
+            assertTrue(fd.isPresent(), "O_TMPFILE on the test's file system");
+            try (FileChannel c = d.channel(fd.getAsInt(), true, true)) {
+                assertEquals(fd.getAsInt(), FileDescriptors.of(c), "the descriptor without a NIO channel");
+                c.write(ByteBuffer.wrap("complete".getBytes(StandardCharsets.US_ASCII)));
+                assertEquals(List.of(child(dir, sub)), list(dir), "nothing named while written");
+                d.linkUnnamed(FileDescriptors.of(c), dfd, "done".getBytes(StandardCharsets.US_ASCII));
+                assertThrows(FileAlreadyExistsException.class,
+                        () -> d.linkUnnamed(FileDescriptors.of(c), dfd, "done".getBytes(StandardCharsets.US_ASCII)));
+            }
+            assertEquals("complete", Files.readString(dir.resolve("done")));
+            assertEquals(0640 & ~ProcessFacts.umask(), (Integer) Files.getAttribute(dir.resolve("done"), "unix:mode") & 07777);
+        } finally {
+            d.close(dfd);
+        }
+    }
+
+    @Test
+    void aDescriptorChannelIsANioChannelWhenUsedAsOneAndClosesItsDescriptorOnce() throws Exception {
+        Files.writeString(dir.resolve("src"), "through NIO");
+        int dfd = d.openDirectory(dir);
+        int[] closed = new int[1];
+        FileChannel in = DescriptorChannel.of(d.openFile(dfd, "src".getBytes(StandardCharsets.US_ASCII)), true, false,
+                fd -> {
+                    closed[0]++;
+                    d.close(fd);
+                });
+        FileChannel unused = DescriptorChannel.of(d.openFile(dfd, "src".getBytes(StandardCharsets.US_ASCII)), true, false,
+                fd -> {
+                    closed[0]++;
+                    d.close(fd);
+                });
+        d.close(dfd);
+        try (FileChannel out = FileChannel.open(dir.resolve("dst"), java.nio.file.StandardOpenOption.CREATE_NEW,
+                java.nio.file.StandardOpenOption.WRITE)) {
+            assertEquals(11, in.size());
+            assertEquals(11, in.transferTo(0, 11, out));
+        }
+        in.close();
+        in.close();
+        unused.close();
+        unused.close();
+        assertEquals(1, closed[0], "the unused channel's descriptor closed by its closer, once; the used one by NIO");
+        assertEquals("through NIO", Files.readString(dir.resolve("dst")));
+        assertThrows(java.nio.channels.ClosedChannelException.class, () -> in.size());
+    }
+
+    @Test
+    void entriesSortByInodeKeepingTiesInTheirOrder() {
+        DirectoryEntries e = new DirectoryEntries();
+        long[] inodes = new long[1000];
+        java.util.Random r = new java.util.Random(7);
+        for (int i = 0; i < inodes.length; i++) {
+            inodes[i] = r.nextInt(300);
+            e.add(inodes[i], DirectoryEntries.REGULAR, ("n" + i).getBytes(StandardCharsets.US_ASCII));
+        }
+        int[] order = e.byInode();
+        for (int i = 1; i < order.length; i++) {
+            long a = e.inode(order[i - 1]);
+            long b = e.inode(order[i]);
+            assertTrue(a < b || (a == b && order[i - 1] < order[i]));
+        }
+        assertArrayEquals("n999".getBytes(StandardCharsets.US_ASCII), e.name(999));
+    }
+
+    private static List<Path> list(Path d) throws IOException {
+        try (Stream<Path> s = Files.list(d)) {
+            return s.toList();
+        }
+    }
+}
