@@ -30,13 +30,24 @@ import java.util.stream.Collectors;
 public final class EngineRegistry {
 
     private final Map<String, CopyEngine> engines;
-    private final List<String> problems;
-    private final PosixExtras extras;
+    /** Where the native support is looked for, on first use; null when it was given. */
+    private final ClassLoader extrasLoader;
+    private final List<String> discoveryProblems;
+    private volatile Found found;
 
-    private EngineRegistry(Map<String, CopyEngine> engines, List<String> problems, PosixExtras extras) {
+    /** The native support and every problem of the discovery, once the support has been looked for. */
+    private record Found(PosixExtras extras, List<String> problems) {
+    }
+
+    private EngineRegistry(Map<String, CopyEngine> engines, List<String> problems, ClassLoader extrasLoader) {
         this.engines = engines;
-        this.problems = List.copyOf(problems);
-        this.extras = extras;
+        this.discoveryProblems = List.copyOf(problems);
+        this.extrasLoader = extrasLoader;
+    }
+
+    private EngineRegistry(Map<String, CopyEngine> engines, PosixExtras extras) {
+        this(engines, List.of(), null);
+        this.found = new Found(extras, List.of());
     }
 
     /**
@@ -50,7 +61,7 @@ public final class EngineRegistry {
                 throw new IllegalArgumentException("duplicate engine id '" + engine.id() + "'");
             }
         }
-        return new EngineRegistry(byId, List.of(), extras);
+        return new EngineRegistry(byId, extras);
     }
 
     /** Native file system support found on the class path, if any is available (null otherwise). */
@@ -70,7 +81,7 @@ public final class EngineRegistry {
     public static EngineRegistry discover(List<Path> pluginDirs) {
         List<String> problems = new ArrayList<>();
         ClassLoader loader = pluginLoader(pluginDirs, problems);
-        Map<String, CopyEngine> found = new LinkedHashMap<>();
+        Map<String, CopyEngine> byId = new LinkedHashMap<>();
         Map<String, String> origins = new LinkedHashMap<>();
         var iterator = ServiceLoader.load(CopyEngine.class, loader).iterator();
         while (true) {
@@ -92,7 +103,7 @@ public final class EngineRegistry {
                 continue;
             }
             String origin = origin(engine.getClass());
-            if (found.containsKey(id)) {
+            if (byId.containsKey(id)) {
                 problems.add("duplicate engine id '" + id + "' in " + origin + " (already provided by "
                         + origins.get(id) + "); ignored");
                 continue;
@@ -101,10 +112,10 @@ public final class EngineRegistry {
                 problems.add("engine in " + origin + " uses the reserved id 'auto'; ignored");
                 continue;
             }
-            found.put(id, engine);
+            byId.put(id, engine);
             origins.put(id, origin);
         }
-        return new EngineRegistry(found, problems, loadExtras(loader, problems));
+        return new EngineRegistry(byId, problems, loader);
     }
 
     private static PosixExtras loadExtras(ClassLoader loader, List<String> problems) {
@@ -182,12 +193,32 @@ public final class EngineRegistry {
 
     /** Warnings from discovery: broken providers, duplicate ids, unreadable plugin directories. */
     public List<String> problems() {
-        return problems;
+        return found().problems();
     }
 
-    /** Native file system support, when a provider of it is available. */
+    /**
+     * Native file system support, when a provider of it is available. It is looked for on the first
+     * call (here or in {@link #problems()}), not by {@link #discover}: loading it loads a native
+     * library, which listing the engines ({@code --version}) has no need of.
+     */
     public Optional<PosixExtras> extras() {
-        return Optional.ofNullable(extras);
+        return Optional.ofNullable(found().extras());
+    }
+
+    private Found found() {
+        Found f = found;
+        if (f == null) {
+            synchronized (this) {
+                f = found;
+                if (f == null) {
+                    List<String> all = new ArrayList<>(discoveryProblems);
+                    PosixExtras extras = loadExtras(extrasLoader, all);
+                    f = new Found(extras, List.copyOf(all));
+                    found = f;
+                }
+            }
+        }
+        return f;
     }
 
     /** Ids of the engines that can run here, for messages. */

@@ -10,6 +10,7 @@ import dev.cpx.testing.Trees;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +54,18 @@ class CliTest {
         assertTrue(r.out().contains("engine nio "), r::toString);
         assertTrue(r.out().contains("java " + System.getProperty("java.version")), r::toString);
         assertTrue(r.out().contains("os Linux"), r::toString);
+    }
+
+    /** Start-up (issue 11): listing the engines must not load JNA and the C library. */
+    @Test
+    void versionLoadsNoNativeLibrary() throws Exception {
+        List<String> cmd = new ArrayList<>(Cli.javaCommand("cpx"));
+        cmd.add(1, "-Xlog:class+load=info:stdout");
+        Cli.Result r = Cli.run(dir, Map.of(), cmd, "--version");
+        assertEquals(0, r.exit(), r::toString);
+        assertTrue(r.out().contains("dev.cpx.cli.VersionProvider"), "the log lists loaded classes");
+        assertTrue(r.out().contains("engine native "), r::toString);
+        assertFalse(r.out().contains("com.sun.jna."), "JNA loaded by --version");
     }
 
     @ParameterizedTest(name = "engine={0}")
