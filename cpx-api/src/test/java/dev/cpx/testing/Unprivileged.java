@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +12,9 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.stream.Stream;
 
 /**
  * An unprivileged account for tests of permissions: the machines run tests as root, which bypasses
@@ -25,6 +29,7 @@ public final class Unprivileged {
     private static int uid = -1;
     private static int gid = -1;
     private static String classpath;
+    private static String staged;
 
     private Unprivileged() {
     }
@@ -68,13 +73,39 @@ public final class Unprivileged {
     /**
      * This JVM's class path, staged where the account can read it: the Maven repository under /root
      * is not readable by others, and neither is a checkout under a private directory (a clone in
-     * {@code mktemp -d}, mode 0700), so jar files and class directories alike are copied into one
-     * world-readable directory under {@code java.io.tmpdir}. Fails at once, saying what to change,
-     * where the account still cannot read what was staged.
+     * {@code mktemp -d}, mode 0700), so jar files are copied and class directories jarred into one
+     * world-readable directory under {@code java.io.tmpdir} (jars only: a JVM maps a class data
+     * sharing archive of a class path of jars, never of directories). Fails at once, saying what to
+     * change, where the account still cannot read what was staged.
      */
     public static synchronized String readableClasspath() throws IOException {
         if (classpath != null) {
             return classpath;
+        }
+        String cp = stagedClasspath();
+        List<String> entries = List.of(cp.split(File.pathSeparator));
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> check = new ArrayList<>(prefix());
+        check.addAll(List.of("/bin/sh", "-c", "for f in \"$@\"; do test -r \"$f\" || { echo \"$f\"; exit 1; }; done", "check",
+                java));
+        check.addAll(entries);
+        String unreadable = runFailing(check.toArray(String[]::new));
+        if (unreadable != null) {
+            throw new IllegalStateException("the unprivileged test user " + USER + " cannot read " + unreadable
+                    + " (staged from this JVM's class path under " + Path.of(entries.get(0)).getParent()
+                    + "): run the tests with a java.io.tmpdir and a JDK that every user can read (e.g. -Djava.io.tmpdir=/tmp)");
+        }
+        classpath = cp;
+        return classpath;
+    }
+
+    /**
+     * This JVM's class path as jar files in one new world-readable directory (see
+     * {@link #readableClasspath}, which also checks that the account can read them); made once.
+     */
+    public static synchronized String stagedClasspath() throws IOException {
+        if (staged != null) {
+            return staged;
         }
         Path dir = Files.createTempDirectory("cpx-test-classpath");
         List<String> entries = new ArrayList<>();
@@ -84,43 +115,38 @@ public final class Unprivileged {
                 continue;
             }
             Path p = Path.of(entry);
-            Path copy = dir.resolve((n++) + "-" + p.getFileName());
+            Path copy = dir.resolve((n++) + "-" + p.getFileName() + (Files.isDirectory(p) ? ".jar" : ""));
             if (Files.isRegularFile(p)) {
                 Files.copy(p, copy, StandardCopyOption.REPLACE_EXISTING);
                 entries.add(copy.toString());
             } else if (Files.isDirectory(p)) {
-                copyTree(p, copy);
+                jar(p, copy);
                 entries.add(copy.toString());
             }
             // An entry that does not exist adds nothing to a class path: it is left out.
         }
         run("chmod", "-R", "a+rX", dir.toString());
         deleteOnExit(dir);
-        String staged = String.join(File.pathSeparator, entries);
-        String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> check = new ArrayList<>(prefix());
-        check.addAll(List.of("/bin/sh", "-c", "for f in \"$@\"; do test -r \"$f\" || { echo \"$f\"; exit 1; }; done", "check",
-                java));
-        check.addAll(entries);
-        String unreadable = runFailing(check.toArray(String[]::new));
-        if (unreadable != null) {
-            throw new IllegalStateException("the unprivileged test user " + USER + " cannot read " + unreadable
-                    + " (staged from this JVM's class path under " + dir + "): run the tests with a java.io.tmpdir"
-                    + " and a JDK that every user can read (e.g. -Djava.io.tmpdir=/tmp)");
-        }
-        classpath = staged;
-        return classpath;
+        staged = String.join(File.pathSeparator, entries);
+        return staged;
     }
 
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (var walk = Files.walk(from)) {
-            for (Path p : (Iterable<Path>) walk::iterator) {
-                Path target = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else if (Files.isRegularFile(p)) {
-                    Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
+    /** {@code dir}'s files as a jar (without a manifest of its own, as a class directory has none). */
+    private static void jar(Path dir, Path jar) throws IOException {
+        try (OutputStream out = Files.newOutputStream(jar); JarOutputStream j = new JarOutputStream(out);
+                Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted().toList()) {
+                String name = dir.relativize(p).toString().replace(File.separatorChar, '/');
+                if (name.isEmpty() || name.equals("META-INF/MANIFEST.MF")) {
+                    continue;
                 }
+                if (Files.isDirectory(p)) {
+                    j.putNextEntry(new JarEntry(name + "/"));
+                } else {
+                    j.putNextEntry(new JarEntry(name));
+                    Files.copy(p, j);
+                }
+                j.closeEntry();
             }
         }
     }

@@ -1,18 +1,14 @@
 package dev.cpx.cli.differential;
 
 import dev.cpx.cli.Cli;
+import dev.cpx.testing.Unprivileged;
 import java.io.File;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.jar.JarEntry;
-import java.util.jar.JarOutputStream;
-import java.util.stream.Stream;
 
 /**
  * How the suite starts cpx: the test JVM's class path staged as jar files in one world-readable
@@ -25,7 +21,6 @@ import java.util.stream.Stream;
  */
 final class Launch {
 
-    private static String classpath;
     private static Path archive;
     private static boolean tried;
 
@@ -34,7 +29,7 @@ final class Launch {
 
     /** The command that runs cpx as {@code cp}: the JVM, its flags, the staged class path, the main class. */
     static synchronized List<String> cpx() throws IOException, InterruptedException {
-        String cp = classpath();
+        String cp = Unprivileged.stagedClasspath();
         List<String> cmd = new ArrayList<>(Cli.javaCommand("cp", cp));
         Path jsa = archive(cp);
         if (jsa != null) {
@@ -43,64 +38,6 @@ final class Launch {
         // A short-lived JVM needs no performance counters file and one compiler thread (measured: 175 -> 128 ms a start with the archive).
         cmd.addAll(1, List.of("-XX:-UsePerfData", "-XX:CICompilerCount=1"));
         return cmd;
-    }
-
-    /** Jar files in a directory every user can read: copies of the test JVM's jars, and its class directories jarred. */
-    static synchronized String classpath() throws IOException {
-        if (classpath != null) {
-            return classpath;
-        }
-        Path dir = Files.createTempDirectory("cpx-differential-classpath");
-        List<String> entries = new ArrayList<>();
-        int n = 0;
-        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
-            if (entry.isEmpty()) {
-                continue;
-            }
-            Path p = Path.of(entry);
-            Path copy = dir.resolve((n++) + "-" + p.getFileName() + (Files.isDirectory(p) ? ".jar" : ""));
-            if (Files.isRegularFile(p)) {
-                Files.copy(p, copy, StandardCopyOption.REPLACE_EXISTING);
-            } else if (Files.isDirectory(p)) {
-                jar(p, copy);
-            } else {
-                continue;
-            }
-            Files.setAttribute(copy, "unix:mode", 0644);
-            entries.add(copy.toString());
-        }
-        Files.setAttribute(dir, "unix:mode", 0755);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try (Stream<Path> s = Files.list(dir)) {
-                for (Path p : s.toList()) {
-                    Files.deleteIfExists(p);
-                }
-                Files.deleteIfExists(dir);
-            } catch (IOException e) {
-                // Left in the temporary directory.
-            }
-        }));
-        classpath = String.join(File.pathSeparator, entries);
-        return classpath;
-    }
-
-    private static void jar(Path dir, Path jar) throws IOException {
-        try (OutputStream out = Files.newOutputStream(jar); JarOutputStream j = new JarOutputStream(out);
-                Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.sorted().toList()) {
-                String name = dir.relativize(p).toString().replace(File.separatorChar, '/');
-                if (name.isEmpty() || name.equals("META-INF/MANIFEST.MF")) {
-                    continue;
-                }
-                if (Files.isDirectory(p)) {
-                    j.putNextEntry(new JarEntry(name + "/"));
-                } else {
-                    j.putNextEntry(new JarEntry(name));
-                    Files.copy(p, j);
-                }
-                j.closeEntry();
-            }
-        }
     }
 
     /** The class data sharing archive for {@code cp}, made by one copy with each engine; null where the JVM would not make one. */
