@@ -23,16 +23,21 @@ Data: $DATA_DIR (CPX_BENCH_DATA)   tmpfs copy: $TMPFS_DIR (CPX_BENCH_TMPFS)
 EOF
 }
 
+# The tools every script uses, and the Debian sources of the datasets named in "$@" only.
 check_tools() {
-  local missing=() pkgs=()
+  local missing=() pkgs=() wanted=" $* "
   command -v hyperfine >/dev/null || { missing+=(hyperfine); pkgs+=(hyperfine); }
   command -v rsync >/dev/null || { missing+=(rsync); pkgs+=(rsync); }
   command -v python3 >/dev/null || { missing+=(python3); pkgs+=(python3); }
   command -v strace >/dev/null || { missing+=("strace (syscalls.sh)"); pkgs+=(strace); }
   [ -x /usr/bin/time ] || { missing+=("/usr/bin/time (rss.sh)"); pkgs+=(time); }
-  [ -f "$LINUX_TAR" ] || { missing+=("$LINUX_TAR"); pkgs+=(linux-source-6.1); }
-  [ -n "$GO_SRC" ] && [ -d "$GO_SRC/src" ] || { missing+=("Go source (/usr/share/go-1.*)"); pkgs+=(golang-src); }
-  [ -n "$RUST_SRC" ] && [ -d "$RUST_SRC" ] || { missing+=("Rust source (/usr/src/rustc-*)"); pkgs+=(rust-src); }
+  if [[ $wanted == *" linux "* ]] && [ ! -f "$LINUX_TAR" ]; then missing+=("$LINUX_TAR"); pkgs+=(linux-source-6.1); fi
+  if [[ $wanted == *" go "* ]] && ! { [ -n "$GO_SRC" ] && [ -d "$GO_SRC/src" ]; }; then
+    missing+=("Go source (/usr/share/go-1.*)"); pkgs+=(golang-src)
+  fi
+  if [[ $wanted == *" rust "* ]] && ! { [ -n "$RUST_SRC" ] && [ -d "$RUST_SRC" ]; }; then
+    missing+=("Rust source (/usr/src/rustc-*)"); pkgs+=(rust-src)
+  fi
   if [ ${#missing[@]} -gt 0 ]; then
     echo "missing: ${missing[*]}" >&2
     echo "install with:  apt-get install ${pkgs[*]}" >&2
@@ -73,7 +78,7 @@ make_dataset() {
 }
 
 prepare_data() {
-  check_tools
+  check_tools "$@"
   mkdir -p "$DATA_DIR"
   local name
   for name in "$@"; do
