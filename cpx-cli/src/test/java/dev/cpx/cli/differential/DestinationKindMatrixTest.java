@@ -47,8 +47,8 @@ class DestinationKindMatrixTest {
     }
 
     /**
-     * The wrapper: a writer on a FIFO source and a reader on a FIFO destination, each bounded and
-     * released after the command if it is still waiting.
+     * The wrapper: a writer on a FIFO source and a reader on a FIFO destination (waiting on it before the
+     * command starts), each released after the command if it is still waiting.
      */
     static String body(boolean fifoSource, boolean fifoDestination) {
         StringBuilder sb = new StringBuilder("umask 022\n");
@@ -56,7 +56,11 @@ class DestinationKindMatrixTest {
             sb.append("(echo fifo data) > s & w=$!\n");
         }
         if (fifoDestination) {
-            sb.append("timeout 20 cat d > out & r=$!\n");
+            // The reader is waiting in open() on the FIFO (wchan wait_for_partner) before the command starts: else
+            // whether it opens the FIFO or what the copy made of d races the copy (a fast GNU cp can win it).
+            sb.append("cat d > out & r=$!\n");
+            sb.append("for i in $(seq 100); do kill -0 $r 2>/dev/null || break; ")
+                    .append("[ \"$(cat /proc/$r/wchan 2>/dev/null)\" = wait_for_partner ] && break; sleep 0.02; done\n");
         }
         sb.append("timeout 20 \"$@\"; rc=$?\n");
         if (fifoSource) {
