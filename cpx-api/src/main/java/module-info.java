@@ -4,6 +4,9 @@
  * scheduler, which is not exported.
  */
 module dev.cpx.api {
+    // sun.misc.Unsafe, for PrivateFields.
+    requires jdk.unsupported;
+
     exports dev.cpx.api;
     exports dev.cpx.spi;
     exports dev.cpx.spi.support;

@@ -39,8 +39,13 @@ public final class Cli {
     public static List<String> javaCommand(String programName, String classpath) {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
-        // The launchers' JVM flags: the @argfile the build writes (cpx-cli/target/cpx.jvm-args).
-        cmd.add("@" + Path.of(System.getProperty("cpx.jvm.args", "target/cpx.jvm-args")).toAbsolutePath());
+        // The launchers' JVM flags: the @argfiles the build writes (cpx-cli/target/cpx.jvm-args, and on
+        // JDK 24 and later cpx.jvm-opens), as bin/cpx gives them.
+        Path args = Path.of(System.getProperty("cpx.jvm.args", "target/cpx.jvm-args")).toAbsolutePath();
+        cmd.add("@" + args);
+        if (Runtime.version().feature() >= 24) {
+            cmd.add("@" + args.resolveSibling("cpx.jvm-opens"));
+        }
         cmd.add("-Dcpx.program=" + programName);
         cmd.add("-cp");
         cmd.add(classpath);

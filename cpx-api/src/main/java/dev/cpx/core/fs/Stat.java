@@ -1,5 +1,6 @@
 package dev.cpx.core.fs;
 
+import dev.cpx.spi.support.PrivateFields;
 import java.io.IOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -16,8 +17,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The attributes of one file, read once: what {@code stat(2)} returns. Read through the JDK's
- * own attribute object (one system call, no map) when {@code sun.nio.fs} is open to us, else
- * through the {@code unix:} attribute view.
+ * own attribute object (one system call, no map): its methods when {@code sun.nio.fs} is open to
+ * us, else its fields ({@link PrivateFields}); where neither works, through the {@code unix:}
+ * attribute view.
  */
 public record Stat(int mode, long size, long dev, long ino, long nlink, int uid, int gid, long rdev,
         FileTime atime, FileTime mtime, FileTime ctime) {
@@ -34,6 +36,10 @@ public record Stat(int mode, long size, long dev, long ino, long nlink, int uid,
     private static final String UNIX_ATTRIBUTES = "unix:mode,size,dev,ino,nlink,uid,gid,rdev,lastAccessTime,lastModifiedTime,ctime";
 
     private static final MethodHandle MODE, DEV, INO, NLINK, UID, GID, RDEV, CTIME;
+    /** Without reflection: UnixFileAttributes' fields, in this order. */
+    private static final String[] FIELDS = {"st_mode", "st_dev", "st_ino", "st_nlink", "st_uid", "st_gid", "st_rdev",
+        "st_ctime_sec", "st_ctime_nsec"};
+    private static final PrivateFields.Slot[] SLOTS = slots();
 
     static {
         MethodHandle[] h = new MethodHandle[8];
@@ -59,6 +65,26 @@ public record Stat(int mode, long size, long dev, long ino, long nlink, int uid,
         CTIME = h[7];
     }
 
+    private static PrivateFields.Slot[] slots() {
+        if (MODE != null) {
+            return null;
+        }
+        Class<?>[] types = {int.class, long.class, long.class, int.class, int.class, int.class, long.class, long.class, long.class};
+        PrivateFields.Slot[] slots = new PrivateFields.Slot[FIELDS.length];
+        for (int i = 0; i < FIELDS.length; i++) {
+            slots[i] = PrivateFields.find("sun.nio.fs.UnixFileAttributes", FIELDS[i], types[i]).orElse(null);
+            if (slots[i] == null) {
+                return null;
+            }
+        }
+        return slots;
+    }
+
+    /** Whether attributes come in one system call, without the {@code unix:} view's map. */
+    private static boolean direct() {
+        return MODE != null || SLOTS != null;
+    }
+
     /** {@code lstat}: attributes of the link itself when {@code path} is a symbolic link. */
     public static Stat lstat(Path path) throws IOException {
         return read(path, Links.options(false));
@@ -78,7 +104,7 @@ public record Stat(int mode, long size, long dev, long ino, long nlink, int uid,
      * used where the JDK's attribute object is not accessible.
      */
     public static Stat at(SecureDirectoryStream<Path> dir, Path name, Path path, boolean followLinks) throws IOException {
-        if (MODE != null) {
+        if (direct()) {
             PosixFileAttributeView view = dir.getFileAttributeView(name, PosixFileAttributeView.class,
                     Links.options(followLinks));
             return from(view.readAttributes());
@@ -87,7 +113,7 @@ public record Stat(int mode, long size, long dev, long ino, long nlink, int uid,
     }
 
     private static Stat read(Path path, LinkOption[] options) throws IOException {
-        if (MODE != null) {
+        if (direct()) {
             return from(Files.readAttributes(path, PosixFileAttributes.class, options));
         }
         Map<String, Object> a = Files.readAttributes(path, UNIX_ATTRIBUTES, options);
@@ -98,6 +124,15 @@ public record Stat(int mode, long size, long dev, long ino, long nlink, int uid,
     }
 
     private static Stat from(PosixFileAttributes a) throws IOException {
+        if (MODE == null) {
+            PrivateFields.Slot[] f = SLOTS;
+            if (!f[0].owner().isInstance(a)) {
+                throw new IOException("unexpected attributes " + a.getClass().getName());
+            }
+            return new Stat(f[0].getInt(a), a.size(), f[1].getLong(a), f[2].getLong(a), f[3].getInt(a) & 0xFFFFFFFFL,
+                    f[4].getInt(a), f[5].getInt(a), f[6].getLong(a), a.lastAccessTime(), a.lastModifiedTime(),
+                    time(f[7].getLong(a), (int) f[8].getLong(a)));
+        }
         try {
             return new Stat((int) MODE.invokeExact(a), a.size(), (long) DEV.invokeExact(a), (long) INO.invokeExact(a),
                     ((Number) NLINK.invoke(a)).longValue(), (int) UID.invokeExact(a), (int) GID.invokeExact(a),

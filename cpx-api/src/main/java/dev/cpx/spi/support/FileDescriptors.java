@@ -2,15 +2,18 @@ package dev.cpx.spi.support;
 
 import dev.cpx.spi.Availability;
 import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.nio.channels.FileChannel;
 
 /**
  * The POSIX file descriptor behind a {@link FileChannel}, for engines that call the kernel
- * directly (of a {@link DescriptorChannel} too, which needs none of the flags below for it). Needs
- * {@code --add-opens java.base/sun.nio.ch=ALL-UNNAMED} and
- * {@code --add-opens java.base/java.io=ALL-UNNAMED}; without them {@link #availability()} says why.
+ * directly (of a {@link DescriptorChannel} too, which needs none of the flags below for it). Read
+ * through reflection where {@code --add-opens java.base/sun.nio.ch=ALL-UNNAMED} and
+ * {@code --add-opens java.base/java.io=ALL-UNNAMED} open the JDK's classes, else through
+ * {@link PrivateFields} (JDK 17 to 23); where neither works, {@link #availability()} says why.
  */
 public final class FileDescriptors {
 
@@ -19,8 +22,15 @@ public final class FileDescriptors {
     private static final MethodHandle OPEN_CHANNEL;
     private static final MethodHandle FD_INT;
     private static final Availability AVAILABILITY;
+    /** Without reflection: FileChannelImpl's descriptor and readability, FileDescriptor's number. */
+    private static final PrivateFields.Slot CHANNEL_FD_FIELD;
+    private static final PrivateFields.Slot READABLE_FIELD;
+    private static final PrivateFields.Slot FD_INT_FIELD;
 
     static {
+        PrivateFields.Slot channelFdField = null;
+        PrivateFields.Slot readableField = null;
+        PrivateFields.Slot fdIntField = null;
         MethodHandle channelFd = null;
         MethodHandle fdInt = null;
         MethodHandle setFd = null;
@@ -40,9 +50,26 @@ public final class FileDescriptors {
             openChannel = channelFactory(impl);
             availability = Availability.ok();
         } catch (ReflectiveOperationException | RuntimeException e) {
-            availability = Availability.unavailable("file descriptors not accessible (start the JVM with "
-                    + "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED)");
+            channelFd = null;
+            fdInt = null;
+            setFd = null;
+            openChannel = null;
+            channelFdField = PrivateFields.find("sun.nio.ch.FileChannelImpl", "fd", FileDescriptor.class).orElse(null);
+            readableField = PrivateFields.find("sun.nio.ch.FileChannelImpl", "readable", boolean.class).orElse(null);
+            fdIntField = PrivateFields.find("java.io.FileDescriptor", "fd", int.class).orElse(null);
+            if (channelFdField != null && readableField != null && fdIntField != null) {
+                availability = Availability.ok();
+            } else {
+                channelFdField = null;
+                readableField = null;
+                fdIntField = null;
+                availability = Availability.unavailable("file descriptors not accessible (start the JVM with "
+                        + "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED)");
+            }
         }
+        CHANNEL_FD_FIELD = channelFdField;
+        READABLE_FIELD = readableField;
+        FD_INT_FIELD = fdIntField;
         CHANNEL_FD = channelFd;
         FD_INT = fdInt;
         SET_FD = setFd;
@@ -80,6 +107,9 @@ public final class FileDescriptors {
      * @param description what the descriptor is, for messages (not used to open anything)
      */
     public static FileChannel channel(int fd, String description, boolean readable, boolean writable) {
+        if (OPEN_CHANNEL == null && FD_INT_FIELD != null) {
+            return streamChannel(fd, readable, writable);
+        }
         if (OPEN_CHANNEL == null) {
             throw new IllegalStateException(AVAILABILITY.reason());
         }
@@ -90,6 +120,26 @@ public final class FileDescriptors {
         } catch (Throwable e) {
             throw new IllegalStateException("cannot wrap descriptor " + fd, e);
         }
+    }
+
+    /**
+     * The channel of a stream on the descriptor, which owns it (closing the channel closes the stream
+     * and the descriptor; no cleaner is registered). A write stream's channel made readable too,
+     * where both are asked: FileChannelImpl checks the flag, the descriptor is open for both.
+     */
+    private static FileChannel streamChannel(int fd, boolean readable, boolean writable) {
+        FileDescriptor descriptor = new FileDescriptor();
+        FD_INT_FIELD.putInt(descriptor, fd);
+        PrivateFields.publish();
+        if (!writable) {
+            return new FileInputStream(descriptor).getChannel();
+        }
+        FileChannel channel = new FileOutputStream(descriptor).getChannel();
+        if (readable) {
+            READABLE_FIELD.putBoolean(channel, true);
+            PrivateFields.publish();
+        }
+        return channel;
     }
 
     /** Whether descriptors can be read in this JVM. */
@@ -105,6 +155,9 @@ public final class FileDescriptors {
     public static int of(FileChannel channel) {
         if (channel instanceof DescriptorChannel d) {
             return d.descriptor();
+        }
+        if (CHANNEL_FD == null && CHANNEL_FD_FIELD != null && CHANNEL_FD_FIELD.owner().isInstance(channel)) {
+            return FD_INT_FIELD.getInt(CHANNEL_FD_FIELD.getObject(channel));
         }
         if (CHANNEL_FD == null) {
             throw new IllegalStateException(AVAILABILITY.reason());

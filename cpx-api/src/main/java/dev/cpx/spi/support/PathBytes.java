@@ -13,8 +13,9 @@ import java.nio.file.Path;
 /**
  * File names are bytes on Linux. This class gets the exact bytes of a {@link Path} and makes a
  * {@code Path} from exact bytes, so a name that is not valid UTF-8 never goes through a lossy
- * {@code String}. It needs {@code --add-opens java.base/sun.nio.fs=ALL-UNNAMED}; without it,
- * names that are valid in the platform encoding still work.
+ * {@code String}. It reads the JDK's own path object: through reflection where
+ * {@code --add-opens java.base/sun.nio.fs=ALL-UNNAMED} opens it, else through {@link PrivateFields}
+ * (JDK 17 to 23); where neither works, names that are valid in the platform encoding still work.
  *
  * <p>Strings that carry undecodable bytes use the "surrogate escape" convention (as Python's
  * PEP 383): byte {@code b} ≥ 0x80 that is not part of valid UTF-8 is the lone surrogate
@@ -24,10 +25,15 @@ public final class PathBytes {
 
     private static final MethodHandle NEW_PATH;
     private static final MethodHandle AS_BYTES;
+    /** Without reflection: UnixPath's fields, and the class of the default file system's paths. */
+    private static final PrivateFields.Slot PATH_FIELD;
+    private static final PrivateFields.Slot FS_FIELD;
 
     static {
         MethodHandle newPath = null;
         MethodHandle asBytes = null;
+        PrivateFields.Slot pathField = null;
+        PrivateFields.Slot fsField = null;
         try {
             Class<?> unixPath = Class.forName("sun.nio.fs.UnixPath");
             Class<?> unixFs = Class.forName("sun.nio.fs.UnixFileSystem");
@@ -42,10 +48,31 @@ public final class PathBytes {
                 asBytes = null;
             }
         } catch (ReflectiveOperationException | RuntimeException e) {
-            // Not on Linux/Unix, or sun.nio.fs is not opened: fall back to strings.
+            // Not on Linux/Unix, or sun.nio.fs is not opened: the fields themselves, else strings.
+            newPath = null;
+            asBytes = null;
+            Class<?> defaultPaths = FileSystems.getDefault().getPath("/").getClass();
+            pathField = PrivateFields.find("sun.nio.fs.UnixPath", "path", byte[].class)
+                    .filter(f -> f.owner() == defaultPaths).orElse(null);
+            fsField = pathField == null ? null : fsField();
+            if (fsField == null) {
+                pathField = null;
+            }
         }
         NEW_PATH = newPath;
         AS_BYTES = asBytes;
+        PATH_FIELD = pathField;
+        FS_FIELD = fsField;
+    }
+
+    private static PrivateFields.Slot fsField() {
+        try {
+            Class<?> unixFs = Class.forName("sun.nio.fs.UnixFileSystem");
+            return unixFs.isInstance(FileSystems.getDefault())
+                    ? PrivateFields.find("sun.nio.fs.UnixPath", "fs", unixFs).orElse(null) : null;
+        } catch (ClassNotFoundException e) {
+            return null;
+        }
     }
 
     private PathBytes() {
@@ -53,7 +80,7 @@ public final class PathBytes {
 
     /** Whether exact byte access works in this JVM. */
     public static boolean exact() {
-        return NEW_PATH != null;
+        return NEW_PATH != null || PATH_FIELD != null;
     }
 
     /** The exact bytes of {@code path} as the kernel sees them. */
@@ -64,6 +91,9 @@ public final class PathBytes {
             } catch (Throwable e) {
                 throw new IllegalStateException(e);
             }
+        }
+        if (PATH_FIELD != null && path.getClass() == PATH_FIELD.owner()) {
+            return (byte[]) PATH_FIELD.getObject(path);
         }
         return encode(path.toString());
     }
@@ -81,6 +111,14 @@ public final class PathBytes {
             } catch (Throwable e) {
                 throw new IllegalStateException(e);
             }
+        }
+        if (PATH_FIELD != null) {
+            // What UnixPath(UnixFileSystem, byte[]) does: set the two fields.
+            Object p = PrivateFields.allocate(PATH_FIELD.owner());
+            FS_FIELD.putObject(p, FileSystems.getDefault());
+            PATH_FIELD.putObject(p, bytes);
+            PrivateFields.publish();
+            return (Path) p;
         }
         return Path.of(decode(bytes));
     }

@@ -35,8 +35,19 @@ class AvailabilityTest {
     }
 
     @Test
-    void withoutTheOpensTheEngineSaysWhichFlagsItNeeds() throws Exception {
+    void withoutTheOpensTheEngineReadsTheFieldsBeforeJdk24() throws Exception {
         String out = probe(classPath(true));
+        if (Runtime.version().feature() < 24) {
+            assertTrue(out.contains("engine Availability[available=true, reason=]"), out);
+        } else {
+            assertTrue(out.contains("engine Availability[available=false, reason=file descriptors not accessible"), out);
+        }
+        assertTrue(out.contains("extras Availability[available=true"), out);
+    }
+
+    @Test
+    void withNeitherTheOpensNorTheFieldsTheEngineSaysWhichFlagsItNeeds() throws Exception {
+        String out = probe(classPath(true), "-Dcpx.privateFields=false");
         assertTrue(out.contains("engine Availability[available=false, reason=file descriptors not accessible"), out);
         assertTrue(out.contains("--add-opens=java.base/sun.nio.ch=ALL-UNNAMED"), out);
         assertTrue(out.contains("extras Availability[available=true"), "the extras need no descriptors: " + out);
