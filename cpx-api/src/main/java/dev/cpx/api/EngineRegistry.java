@@ -18,6 +18,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.jar.JarFile;
 import java.util.stream.Collectors;
 
@@ -38,6 +40,9 @@ public final class EngineRegistry {
     /** The native support and every problem of the discovery, once the support has been looked for. */
     private record Found(PosixExtras extras, List<String> problems) {
     }
+
+    /** The class path's native support, looked for in the background by {@link #prepareExtras()}. */
+    private static volatile FutureTask<Found> prepared;
 
     private EngineRegistry(Map<String, CopyEngine> engines, List<String> problems, ClassLoader extrasLoader) {
         this.engines = engines;
@@ -62,6 +67,43 @@ public final class EngineRegistry {
             }
         }
         return new EngineRegistry(byId, extras);
+    }
+
+    /**
+     * Starts looking for the native support of the class path on a background daemon thread, so
+     * that loading its native library (JNA's class initialization: a third of the main thread's
+     * work before a small copy starts) overlaps what the caller does meanwhile, such as parsing its
+     * command line. A registry's first {@link #extras()} or {@link #problems()} waits for it and,
+     * for the class path, takes its result: the support is never initialized on two threads at once.
+     */
+    public static void prepareExtras() {
+        FutureTask<Found> task = new FutureTask<>(EngineRegistry::findOnClassPath);
+        prepared = task;
+        Thread thread = new Thread(task, "cpx-prepare");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private static Found findOnClassPath() {
+        List<String> problems = new ArrayList<>();
+        PosixExtras extras = loadExtras(EngineRegistry.class.getClassLoader(), problems);
+        return new Found(extras, problems);
+    }
+
+    /** What {@link #prepareExtras()} found, once it has finished; null when it was not started. */
+    private static Found awaitPrepared() {
+        FutureTask<Found> task = prepared;
+        if (task == null) {
+            return null;
+        }
+        try {
+            return task.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        } catch (ExecutionException e) {
+            return null;
+        }
     }
 
     /** Native file system support found on the class path, if any is available (null otherwise). */
@@ -212,7 +254,14 @@ public final class EngineRegistry {
                 f = found;
                 if (f == null) {
                     List<String> all = new ArrayList<>(discoveryProblems);
-                    PosixExtras extras = loadExtras(extrasLoader, all);
+                    Found early = awaitPrepared();
+                    PosixExtras extras;
+                    if (early != null && extrasLoader == EngineRegistry.class.getClassLoader()) {
+                        extras = early.extras();
+                        all.addAll(early.problems());
+                    } else {
+                        extras = loadExtras(extrasLoader, all);
+                    }
                     f = new Found(extras, List.copyOf(all));
                     found = f;
                 }

@@ -14,11 +14,30 @@ import picocli.CommandLine.UnmatchedArgumentException;
 /** Entry point of the {@code cpx} command. */
 public final class Main {
 
+    private static final String PICOCLI_CONVERTER_EXCLUDES = "picocli.converters.excludes";
+
     private Main() {
     }
 
     public static void main(String[] args) {
+        if (mayCopy(args)) {
+            // JNA's start on the other CPU while picocli parses the command line.
+            dev.cpx.api.EngineRegistry.prepareExtras();
+        }
         System.exit(run(RawArgs.of(args)));
+    }
+
+    /** False for the commands that never load the native support: --version, --help. */
+    static boolean mayCopy(String[] args) {
+        for (String a : args) {
+            if (a.equals("--")) {
+                break;
+            }
+            if (a.equals("--version") || a.equals("--help")) {
+                return false;
+            }
+        }
+        return args.length > 0;
     }
 
     /** The name messages start with: what the program was invoked as ({@code cp} when linked as cp). */
@@ -55,6 +74,12 @@ public final class Main {
 
     /** The command line of {@code command}, set up as cpx runs it, with the defaults file {@code config}. */
     static CommandLine commandLine(CpxCommand command, PrintWriter out, PrintWriter err, java.nio.file.Path config) {
+        // picocli looks up converters for java.sql and java.time types by reflection at every start
+        // (Class.forName, which initializes them, and getDeclaredMethod); cpx's options are strings,
+        // booleans and numbers, converted by its own code.
+        if (System.getProperty(PICOCLI_CONVERTER_EXCLUDES) == null) {
+            System.setProperty(PICOCLI_CONVERTER_EXCLUDES, "java\\.(sql|time)\\..*");
+        }
         CommandLine cmd = new CommandLine(command.spec());
         cmd.setCommandName(programName());
         cmd.setOut(out);

@@ -68,6 +68,20 @@ class CliTest {
         assertFalse(r.out().contains("com.sun.jna."), "JNA loaded by --version");
     }
 
+    @Test
+    void helpLoadsNoNativeLibraryAndACopyDoes() throws Exception {
+        List<String> cmd = new ArrayList<>(Cli.javaCommand("cpx"));
+        cmd.add(1, "-Xlog:class+load=info:stdout");
+        Cli.Result help = Cli.run(dir, Map.of(), cmd, "--help");
+        assertEquals(0, help.exit(), help::toString);
+        assertFalse(help.out().contains("com.sun.jna."), "JNA loaded by --help");
+        Files.writeString(dir.resolve("f"), "x");
+        Cli.Result copy = Cli.run(dir, Map.of(), cmd, "f", "g");
+        assertEquals(0, copy.exit(), copy::toString);
+        assertTrue(copy.out().contains("com.sun.jna.Native "), copy::toString);
+        assertEquals("x", Files.readString(dir.resolve("g")));
+    }
+
     @ParameterizedTest(name = "engine={0}")
     @ValueSource(strings = {"native", "nio"})
     void verboseListsEveryEntryLikeGnuCp(String engine) throws Exception {

@@ -45,6 +45,9 @@ public record Stat(int mode, long size, long dev, long ino, long nlink, int uid,
         MethodHandle[] h = new MethodHandle[8];
         try {
             Class<?> c = Class.forName("sun.nio.fs.UnixFileAttributes");
+            if (!PrivateFields.opened(c)) {
+                throw new IllegalAccessException("sun.nio.fs is not opened");
+            }
             String[] names = {"mode", "dev", "ino", "nlink", "uid", "gid", "rdev", "ctime"};
             for (int i = 0; i < names.length; i++) {
                 var m = c.getDeclaredMethod(names[i]);

@@ -38,6 +38,9 @@ public final class FileDescriptors {
         Availability availability;
         try {
             Class<?> impl = Class.forName("sun.nio.ch.FileChannelImpl");
+            if (!PrivateFields.opened(impl) || !PrivateFields.opened(FileDescriptor.class)) {
+                throw new IllegalAccessException("sun.nio.ch or java.io is not opened");
+            }
             var channelField = impl.getDeclaredField("fd");
             channelField.setAccessible(true);
             var fdField = FileDescriptor.class.getDeclaredField("fd");

@@ -36,6 +36,9 @@ public final class PathBytes {
         PrivateFields.Slot fsField = null;
         try {
             Class<?> unixPath = Class.forName("sun.nio.fs.UnixPath");
+            if (!PrivateFields.opened(unixPath)) {
+                throw new IllegalAccessException("sun.nio.fs is not opened");
+            }
             Class<?> unixFs = Class.forName("sun.nio.fs.UnixFileSystem");
             var ctor = unixPath.getDeclaredConstructor(unixFs, byte[].class);
             ctor.setAccessible(true);
@@ -52,8 +55,10 @@ public final class PathBytes {
             newPath = null;
             asBytes = null;
             Class<?> defaultPaths = FileSystems.getDefault().getPath("/").getClass();
-            pathField = PrivateFields.find("sun.nio.fs.UnixPath", "path", byte[].class)
-                    .filter(f -> f.owner() == defaultPaths).orElse(null);
+            pathField = PrivateFields.find("sun.nio.fs.UnixPath", "path", byte[].class).orElse(null);
+            if (pathField != null && pathField.owner() != defaultPaths) {
+                pathField = null;
+            }
             fsField = pathField == null ? null : fsField();
             if (fsField == null) {
                 pathField = null;

@@ -32,6 +32,14 @@ public final class PrivateFields {
         }
     }
 
+    /**
+     * Whether {@code c}'s package is open to cpx ({@code --add-opens}), so reflection may read it:
+     * asked first, because a refused {@code setAccessible} costs an exception with its stack.
+     */
+    public static boolean opened(Class<?> c) {
+        return c.getModule().isOpen(c.getPackageName(), PrivateFields.class.getModule());
+    }
+
     /** One private instance field of one JDK class. */
     public static final class Slot {
         private final long offset;

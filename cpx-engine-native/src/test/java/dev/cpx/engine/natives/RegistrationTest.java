@@ -33,6 +33,18 @@ class RegistrationTest {
     }
 
     @Test
+    void extrasLookedForInTheBackgroundAreTheOnesARegistryGives() {
+        EngineRegistry.prepareExtras();
+        EngineRegistry registry = EngineRegistry.discover();
+        assertInstanceOf(NativeExtras.class, registry.extras().orElseThrow());
+        assertTrue(registry.extras().orElseThrow().availability().available());
+        assertEquals(java.util.List.of(), registry.problems());
+        // A registry with plugin directories looks for them itself, once the background lookup is done.
+        EngineRegistry withPlugins = EngineRegistry.discover(java.util.List.of(java.nio.file.Path.of("/nonexistent-plugins")));
+        assertInstanceOf(NativeExtras.class, withPlugins.extras().orElseThrow());
+    }
+
+    @Test
     void autoChoosesTheNativeEngine() throws Exception {
         assertEquals("native", EngineRegistry.discover().select("auto").id());
     }

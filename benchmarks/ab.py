@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Interleaved A/B timing: runs the commands in turn (A B A B ...), so that the drift of a shared,
+noisy machine (10% over minutes here) falls on every command alike, and reports each command's
+mean and median wall time and the paired difference to the first one (mean of the per-round
+differences, with its standard error). For small effects that one hyperfine run per command
+cannot separate from the drift; hyperfine stays the tool for the published tables.
+
+    ab.py [--runs N] [--warmup N] [--prepare CMD] NAME=CMD NAME=CMD...
+
+Commands run through /bin/sh; --prepare runs before every command (e.g. removing a copy).
+"""
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+
+
+def run(cmd):
+    start = time.perf_counter()
+    done = subprocess.run(cmd, shell=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        sys.exit(f"ab.py: exit status {done.returncode}: {cmd}")
+    return elapsed
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--runs", type=int, default=30)
+    p.add_argument("--warmup", type=int, default=3)
+    p.add_argument("--prepare", default=None)
+    p.add_argument("commands", nargs="+", metavar="NAME=CMD")
+    a = p.parse_args()
+    named = [c.split("=", 1) for c in a.commands]
+    if any(len(n) != 2 for n in named):
+        sys.exit("ab.py: each command is NAME=CMD")
+    times = {name: [] for name, _ in named}
+    for i in range(a.warmup + a.runs):
+        for name, cmd in named:
+            if a.prepare:
+                subprocess.run(a.prepare, shell=True, check=True)
+            t = run(cmd)
+            if i >= a.warmup:
+                times[name].append(t)
+    first = named[0][0]
+    print(f"{a.runs} interleaved rounds ({a.warmup} warm-up), wall time in ms:")
+    for name, cmd in named:
+        t = times[name]
+        line = f"  {name:20s} mean {1000 * statistics.mean(t):8.1f}  median {1000 * statistics.median(t):8.1f}"
+        if name != first:
+            d = [x - y for x, y in zip(t, times[first])]
+            se = statistics.stdev(d) / len(d) ** 0.5 if len(d) > 1 else 0.0
+            line += f"  vs {first}: {1000 * statistics.mean(d):+7.1f} ± {1000 * se:.1f} (paired, ± 1 s.e.)"
+        print(line + f"    {cmd}")
+
+
+if __name__ == "__main__":
+    main()
