@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import picocli.CommandLine;
 import picocli.CommandLine.IDefaultValueProvider;
 import picocli.CommandLine.Model.ArgSpec;
@@ -45,6 +46,7 @@ final class ConfigDefaults implements IDefaultValueProvider {
 
     private final CommandLine cmd;
     private final Path file;
+    private Optional<OptionSpec> noConfig;
     private Map<String, Entry> entries;
     /** The key whose value picocli applied last: an error while applying defaults is that key's. */
     private volatile String lastApplied;
@@ -118,8 +120,11 @@ final class ConfigDefaults implements IDefaultValueProvider {
     }
 
     private boolean ignored() {
-        OptionSpec noConfig = cmd.getCommandSpec().findOption("--no-config");
-        return noConfig != null && Boolean.TRUE.equals(noConfig.getValue());
+        if (noConfig == null) {
+            // Looked up once: findOption compares every name of every option.
+            noConfig = Optional.ofNullable(cmd.getCommandSpec().findOption("--no-config"));
+        }
+        return noConfig.isPresent() && Boolean.TRUE.equals(noConfig.get().getValue());
     }
 
     private Map<String, Entry> load() {
