@@ -56,30 +56,26 @@ class CliTest {
         assertTrue(r.out().contains("os Linux"), r::toString);
     }
 
-    /** Start-up (issue 11): listing the engines must not load JNA and the C library. */
+    /** Start-up (issue 11): --version and --help must not load JNA and the C library; a copy does. */
     @Test
-    void versionLoadsNoNativeLibrary() throws Exception {
-        List<String> cmd = new ArrayList<>(Cli.javaCommand("cpx"));
-        cmd.add(1, "-Xlog:class+load=info:stdout");
-        Cli.Result r = Cli.run(dir, Map.of(), cmd, "--version");
-        assertEquals(0, r.exit(), r::toString);
-        assertTrue(r.out().contains("dev.cpx.cli.VersionProvider"), "the log lists loaded classes");
-        assertTrue(r.out().contains("engine native "), r::toString);
-        assertFalse(r.out().contains("com.sun.jna."), "JNA loaded by --version");
+    void onlyACopyLoadsTheNativeLibrary() throws Exception {
+        Cli.Result version = withClassLog("--version");
+        assertTrue(version.out().contains("dev.cpx.cli.VersionProvider"), "the log lists loaded classes");
+        assertTrue(version.out().contains("engine native "), version::toString);
+        assertFalse(version.out().contains("com.sun.jna."), "JNA loaded by --version");
+        assertFalse(withClassLog("--help").out().contains("com.sun.jna."), "JNA loaded by --help");
+        Files.writeString(dir.resolve("f"), "x");
+        assertTrue(withClassLog("f", "g").out().contains("com.sun.jna.Native "), "JNA loaded by a copy");
+        assertEquals("x", Files.readString(dir.resolve("g")));
     }
 
-    @Test
-    void helpLoadsNoNativeLibraryAndACopyDoes() throws Exception {
+    /** cpx {@code args} with the class loading log on stdout; it must succeed. */
+    private Cli.Result withClassLog(String... args) throws Exception {
         List<String> cmd = new ArrayList<>(Cli.javaCommand("cpx"));
         cmd.add(1, "-Xlog:class+load=info:stdout");
-        Cli.Result help = Cli.run(dir, Map.of(), cmd, "--help");
-        assertEquals(0, help.exit(), help::toString);
-        assertFalse(help.out().contains("com.sun.jna."), "JNA loaded by --help");
-        Files.writeString(dir.resolve("f"), "x");
-        Cli.Result copy = Cli.run(dir, Map.of(), cmd, "f", "g");
-        assertEquals(0, copy.exit(), copy::toString);
-        assertTrue(copy.out().contains("com.sun.jna.Native "), copy::toString);
-        assertEquals("x", Files.readString(dir.resolve("g")));
+        Cli.Result r = Cli.run(dir, Map.of(), cmd, args);
+        assertEquals(0, r.exit(), r::toString);
+        return r;
     }
 
     @ParameterizedTest(name = "engine={0}")
