@@ -27,13 +27,13 @@ public final class Main {
         System.exit(run(RawArgs.of(args)));
     }
 
-    /** False for the commands that never load the native support: --version, --help. */
+    /** False for the commands that never load the native support: --version, --help (-V, -h). */
     static boolean mayCopy(String[] args) {
         for (String a : args) {
             if (a.equals("--")) {
                 break;
             }
-            if (a.equals("--version") || a.equals("--help")) {
+            if (a.equals("--version") || a.equals("--help") || a.equals("-V") || a.equals("-h")) {
                 return false;
             }
         }

@@ -39,7 +39,8 @@ public record Stat(int mode, long size, long dev, long ino, long nlink, int uid,
     /** Without reflection: UnixFileAttributes' fields, in this order. */
     private static final String[] FIELDS = {"st_mode", "st_dev", "st_ino", "st_nlink", "st_uid", "st_gid", "st_rdev",
         "st_ctime_sec", "st_ctime_nsec"};
-    private static final PrivateFields.Slot[] SLOTS = slots();
+    /** Null where the methods above are usable (or neither way is). */
+    private static final PrivateFields.Slot[] SLOTS;
 
     static {
         MethodHandle[] h = new MethodHandle[8];
@@ -66,12 +67,11 @@ public record Stat(int mode, long size, long dev, long ino, long nlink, int uid,
         GID = h[5];
         RDEV = h[6];
         CTIME = h[7];
+        // After MODE is set: the fields are read only where the methods are not accessible.
+        SLOTS = MODE != null ? null : slots();
     }
 
     private static PrivateFields.Slot[] slots() {
-        if (MODE != null) {
-            return null;
-        }
         Class<?>[] types = {int.class, long.class, long.class, int.class, int.class, int.class, long.class, long.class, long.class};
         PrivateFields.Slot[] slots = new PrivateFields.Slot[FIELDS.length];
         for (int i = 0; i < FIELDS.length; i++) {
