@@ -13,10 +13,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code install} records the installation and its Java in bin/cpx and makes the class data sharing
- * archive: then bin/cpx, copied anywhere (as {@code cp}) and run with an empty environment, still
- * copies, speaks as {@code cp} and prints what a run without the archive prints. The checkout's
- * ./cpx does the same after it built.
+ * {@code install} links a runtime of its own from the JDK (runtime/), records the installation and
+ * its Java in bin/cpx and makes the class data sharing archive: then bin/cpx, copied anywhere (as
+ * {@code cp}) and run with an empty environment, still copies, speaks as {@code cp} and prints what a
+ * run without the archive prints. Without jlink (or with CPX_INSTALL_RUNTIME=0) it runs on the JDK
+ * itself. The checkout's ./cpx does the same after it built.
  */
 class InstallIT {
 
@@ -31,6 +32,12 @@ class InstallIT {
         assertTrue(install.out().startsWith("cpx installed in " + root.toRealPath()), install::toString);
         String launcher = Files.readString(root.resolve("bin/cpx"));
         assertTrue(launcher.contains("\ncpx_installed_home=" + root.toRealPath() + "\n"), launcher);
+        Path runtime = root.toRealPath().resolve("runtime");
+        assertTrue(launcher.contains("\ncpx_installed_java=" + runtime.resolve("bin/java") + "\n"), launcher);
+        assertTrue(launcher.contains("\ncpx_installed_java_source=" + Dist.JAVA_HOME.toRealPath().resolve("bin/java") + "\n"), launcher);
+        assertTrue(Files.isDirectory(runtime.resolve("lib")), "runtime/ linked");
+        // JAVA_HOME naming the JDK it was linked from runs on the runtime too; another Java runs itself.
+        assertEquals(runtime.toString(), javaHomeOfARun(root, Dist.JAVA_HOME.toRealPath()));
         try (var lib = Files.list(root.resolve("lib"))) {
             assertTrue(lib.anyMatch(p -> p.getFileName().toString().matches("cpx-.*\\.(jsa|aot)")), "an archive in lib/");
         }
@@ -50,6 +57,49 @@ class InstallIT {
         Dist.Result without = Dist.run(dir, Map.of(), "/usr/bin/env", "-i", "PATH=" + t, "CPX_CDS=0", t.resolve("cp").toString(), "--version");
         assertEquals(without, withArchive, "the archive changes nothing that is printed");
         assertEquals(0, withArchive.exit(), withArchive::toString);
+    }
+
+    /** A file whose name is not UTF-8 copies on the linked runtime (its module set keeps every file name encoding). */
+    @Test
+    void theLinkedRuntimeCopiesNamesThatAreNotUtf8() throws Exception {
+        Path root = Dist.unpackTar(Files.createDirectories(dir.resolve("opt")));
+        assertEquals(0, Dist.run(dir, Map.of("JAVA_HOME", Dist.JAVA_HOME.toString()), root.resolve("install").toString()).exit());
+        Files.createDirectories(dir.resolve("src"));
+        assertEquals(0, Dist.run(dir.resolve("src"), Map.of(), "/bin/sh", "-c", "printf data > \"$(printf 'a\\377b')\"").exit());
+        Dist.Result copy = Dist.run(dir, Map.of(), root.resolve("bin/cpx").toString(), "-r", "src", "dst");
+        assertEquals(new Dist.Result(0, "", ""), copy);
+        Dist.Result same = Dist.run(dir, Map.of(), "/usr/bin/diff", "-r", "src", "dst");
+        assertEquals(new Dist.Result(0, "", ""), same);
+        Dist.Result names = Dist.run(dir, Map.of(), "/bin/sh", "-c", "ls dst | od -An -c");
+        assertTrue(names.out().contains("a 377   b"), names::toString);
+    }
+
+    @Test
+    void withoutARuntimeOfItsOwnTheJdkRunsCpx() throws Exception {
+        Path root = Dist.unpackTar(Files.createDirectories(dir.resolve("opt")));
+        Dist.Result install = Dist.run(dir, Map.of("JAVA_HOME", Dist.JAVA_HOME.toString(), "CPX_INSTALL_RUNTIME", "0"),
+                root.resolve("install").toString());
+        assertEquals(0, install.exit(), install::toString);
+        assertTrue(Files.notExists(root.resolve("runtime")), "no runtime/");
+        String launcher = Files.readString(root.resolve("bin/cpx"));
+        assertTrue(launcher.contains("\ncpx_installed_java=" + Dist.JAVA_HOME.toRealPath().resolve("bin/java") + "\n"), launcher);
+        assertTrue(launcher.contains("\ncpx_installed_java_source=''\n"), launcher);
+        assertEquals(Dist.JAVA_HOME.toRealPath().toString(), javaHomeOfARun(root, null));
+        Files.writeString(dir.resolve("a"), "data");
+        assertEquals(new Dist.Result(0, "", ""), Dist.run(dir, Map.of(), root.resolve("bin/cpx").toString(), "a", "b"));
+        assertEquals("data", Files.readString(dir.resolve("b")));
+    }
+
+    /** The java.home of the JVM that bin/cpx starts, with JAVA_HOME set to {@code javaHome} (null: unset). */
+    private String javaHomeOfARun(Path root, Path javaHome) throws Exception {
+        Map<String, String> env = new java.util.HashMap<>(Map.of("CPX_JAVA_OPTS", "-XshowSettings:properties"));
+        if (javaHome != null) {
+            env.put("JAVA_HOME", javaHome.toString());
+        }
+        Dist.Result r = Dist.run(dir, env, root.resolve("bin/cpx").toString(), "--version");
+        assertEquals(0, r.exit(), r::toString);
+        return Dist.lines(r.err()).stream().map(String::strip).filter(l -> l.startsWith("java.home = "))
+                .map(l -> l.substring("java.home = ".length())).findFirst().orElseThrow(() -> new AssertionError(r));
     }
 
     @Test
