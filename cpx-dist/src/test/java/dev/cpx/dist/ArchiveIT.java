@@ -28,11 +28,12 @@ class ArchiveIT {
         assertEquals("rwxr-xr-x", PosixFilePermissions.toString(Files.getPosixFilePermissions(root.resolve("bin/cpx"))));
         assertEquals(new TreeSet<>(java.util.List.of("cpx-api-" + Dist.VERSION + ".jar", "cpx-cli-" + Dist.VERSION + ".jar",
                 "cpx-engine-native-" + Dist.VERSION + ".jar", "cpx-engine-nio-" + Dist.VERSION + ".jar",
-                "cpx-picocli-" + Dist.VERSION + ".jar", "cpx.jvm-args", "cpx.jvm-opens", "native",
+                "cpx-picocli-" + Dist.VERSION + ".jar", "cpx.jlink-args", "cpx.jvm-args", "cpx.jvm-opens", "native",
                 "jline-native-3.24.1.jar", "jline-terminal-3.24.1.jar", "jline-terminal-jna-3.24.1.jar", "jna-5.19.1.jar",
                 "progressbar-0.10.1.jar")), names(root.resolve("lib")),
                 "lib/ holds cpx, its runtime dependencies (picocli as cpx-picocli, compiled for class data sharing), the JVM "
-                        + "flags and JNA's native part only (no build-time generator, no example plugin)");
+                        + "flags, install's jlink arguments and JNA's native part only (no build-time generator, no example plugin)");
+        assertTrue(Files.notExists(root.resolve("runtime")), "no runtime/ in the archive: install links it from the user's JDK");
         // The module flags apart, for JDK 24 and later only: on JDK 17 they would slow every start.
         assertTrue(Files.readString(root.resolve("lib/cpx.jvm-opens")).contains("--add-opens=java.base/sun.nio.fs=ALL-UNNAMED"));
         assertTrue(Files.readString(root.resolve("lib/cpx.jvm-args")).contains("-XX:+UseSerialGC"));
