@@ -32,12 +32,6 @@ class InstallIT {
         assertTrue(install.out().startsWith("cpx installed in " + root.toRealPath()), install::toString);
         String launcher = Files.readString(root.resolve("bin/cpx"));
         assertTrue(launcher.contains("\ncpx_installed_home=" + root.toRealPath() + "\n"), launcher);
-        Path runtime = root.toRealPath().resolve("runtime");
-        assertTrue(launcher.contains("\ncpx_installed_java=" + runtime.resolve("bin/java") + "\n"), launcher);
-        assertTrue(launcher.contains("\ncpx_installed_java_source=" + Dist.JAVA_HOME.toRealPath().resolve("bin/java") + "\n"), launcher);
-        assertTrue(Files.isDirectory(runtime.resolve("lib")), "runtime/ linked");
-        // JAVA_HOME naming the JDK it was linked from runs on the runtime too; another Java runs itself.
-        assertEquals(runtime.toString(), javaHomeOfARun(root, Dist.JAVA_HOME.toRealPath()));
         try (var lib = Files.list(root.resolve("lib"))) {
             assertTrue(lib.anyMatch(p -> p.getFileName().toString().matches("cpx-.*\\.(jsa|aot)")), "an archive in lib/");
         }
@@ -59,7 +53,36 @@ class InstallIT {
         assertEquals(0, withArchive.exit(), withArchive::toString);
     }
 
-    /** A file whose name is not UTF-8 copies on the linked runtime (its module set keeps every file name encoding). */
+    @Test
+    void aJdkWithJlinkGivesARuntimeOfItsOwn() throws Exception {
+        assumeTrue(jdkCanLink(), "the JDK running the tests cannot jlink (no jlink, or no jmods and not linkable)");
+        Path root = Dist.unpackTar(Files.createDirectories(dir.resolve("opt")));
+        Dist.Result install = Dist.run(dir, Map.of("JAVA_HOME", Dist.JAVA_HOME.toString()), root.resolve("install").toString());
+        assertEquals(0, install.exit(), install::toString);
+        assertEquals("", install.err(), install::toString);
+        String launcher = Files.readString(root.resolve("bin/cpx"));
+        Path runtime = root.toRealPath().resolve("runtime");
+        assertTrue(launcher.contains("\ncpx_installed_java=" + runtime.resolve("bin/java") + "\n"), launcher);
+        assertTrue(launcher.contains("\ncpx_installed_java_source=" + Dist.JAVA_HOME.toRealPath().resolve("bin/java") + "\n"), launcher);
+        assertTrue(Files.isDirectory(runtime.resolve("lib")), "runtime/ linked");
+        // Without JAVA_HOME, and with JAVA_HOME naming the JDK it was linked from, the runtime runs.
+        assertEquals(runtime.toString(), javaHomeOfARun(root, null));
+        assertEquals(runtime.toString(), javaHomeOfARun(root, Dist.JAVA_HOME.toRealPath()));
+    }
+
+    /** Whether install can link a runtime from the JDK running the tests: jlink and its jmods, or (JDK 24+) a linkable run-time image. */
+    private boolean jdkCanLink() throws Exception {
+        Path jlink = Dist.JAVA_HOME.resolve("bin/jlink");
+        if (!Files.isExecutable(jlink)) {
+            return false;
+        }
+        if (Files.isDirectory(Dist.JAVA_HOME.resolve("jmods"))) {
+            return true;
+        }
+        return Dist.run(dir, Map.of(), jlink.toString(), "--add-modules", "java.base", "--output", dir.resolve("probe").toString()).exit() == 0;
+    }
+
+    /** A file whose name is not UTF-8 copies with the installed cpx: on the linked runtime, where there is one (its modules keep every file name encoding). */
     @Test
     void theLinkedRuntimeCopiesNamesThatAreNotUtf8() throws Exception {
         Path root = Dist.unpackTar(Files.createDirectories(dir.resolve("opt")));
