@@ -108,7 +108,7 @@ public final class EngineRegistry {
 
     /** Native file system support found on the class path, if any is available (null otherwise). */
     public static PosixExtras discoverExtras() {
-        return loadExtras(EngineRegistry.class.getClassLoader(), new ArrayList<>());
+        return findOnClassPath().extras();
     }
 
     /** Engines on the class path only. */
