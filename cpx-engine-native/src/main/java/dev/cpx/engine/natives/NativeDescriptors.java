@@ -72,6 +72,35 @@ final class NativeDescriptors implements Descriptors {
         return open(directory, Fcntl.O_PATH | Fcntl.O_DIRECTORY | Fcntl.O_CLOEXEC);
     }
 
+    @Override
+    public boolean opensRelative() {
+        return true;
+    }
+
+    @Override
+    public int openDirectory(int directory, byte[] name, boolean follow) throws IOException {
+        return openAt(directory, name, Fcntl.O_RDONLY | Fcntl.O_DIRECTORY | Fcntl.O_CLOEXEC | (follow ? 0 : Fcntl.O_NOFOLLOW));
+    }
+
+    @Override
+    public int openDirectoryToWrite(int directory, byte[] name, boolean follow) throws IOException {
+        return openAt(directory, name, Fcntl.O_PATH | Fcntl.O_DIRECTORY | Fcntl.O_CLOEXEC | (follow ? 0 : Fcntl.O_NOFOLLOW));
+    }
+
+    @Override
+    public int openEntry(int directory, byte[] name) throws IOException {
+        return openAt(directory, name, Fcntl.O_PATH | Fcntl.O_NOFOLLOW | Fcntl.O_CLOEXEC);
+    }
+
+    private static int openAt(int directory, byte[] name, int flags) throws IOException {
+        long c = BUFFERS.get().name(name);
+        int fd = c != 0 ? LibCBuffers.openat(directory, c, flags, 0) : LibCAt.openat(directory, cName(name), flags, 0);
+        if (fd < 0) {
+            throw Errno.forName(Errno.last(), name);
+        }
+        return fd;
+    }
+
     private static int open(Path path, int flags) throws IOException {
         int fd = LibCAt.openat(Fcntl.AT_FDCWD, cName(PathBytes.of(path)), flags, 0);
         if (fd < 0) {
@@ -119,13 +148,7 @@ final class NativeDescriptors implements Descriptors {
 
     @Override
     public int openFile(int directory, byte[] name) throws IOException {
-        int flags = Fcntl.O_RDONLY | Fcntl.O_NOFOLLOW | Fcntl.O_NONBLOCK | Fcntl.O_CLOEXEC;
-        long c = BUFFERS.get().name(name);
-        int fd = c != 0 ? LibCBuffers.openat(directory, c, flags, 0) : LibCAt.openat(directory, cName(name), flags, 0);
-        if (fd < 0) {
-            throw Errno.forName(Errno.last(), name);
-        }
-        return fd;
+        return openAt(directory, name, Fcntl.O_RDONLY | Fcntl.O_NOFOLLOW | Fcntl.O_NONBLOCK | Fcntl.O_CLOEXEC);
     }
 
     @Override
