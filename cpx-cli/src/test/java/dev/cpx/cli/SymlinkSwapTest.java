@@ -125,30 +125,60 @@ class SymlinkSwapTest {
     }
 
     /**
-     * Makes the FIFO {@code dir/a} and the directories {@code names} in {@code dir}, the FIFO with the
-     * lowest inode, so that cpx (which takes a directory's entries in inode order) reaches it first.
+     * Makes the FIFO {@code dir/a} and the empty directories {@code names} in {@code dir}, the FIFO with
+     * the lowest inode, so that cpx (which takes a directory's entries in inode order) reaches it
+     * first. The file system picks inode numbers (ext4 reuses freed ones, and puts directories where
+     * it likes): new FIFOs and new directories are made beside the old ones, so each try gets a new
+     * number, until the order holds.
      */
     private static void fifoFirst(Path dir, String... names) throws Exception {
         Files.createDirectories(dir);
         sh(dir, "mkfifo a");
-        for (int attempt = 0; attempt < 50; attempt++) {
-            long fifo = (Long) Files.getAttribute(dir.resolve("a"), "unix:ino", LinkOption.NOFOLLOW_LINKS);
-            boolean after = true;
-            for (String n : names) {
-                Path d = dir.resolve(n);
-                if (Files.isDirectory(d) && (Long) Files.getAttribute(d, "unix:ino") < fifo) {
-                    sh(dir, "rmdir " + n);
+        for (String n : names) {
+            Files.createDirectory(dir.resolve(n));
+        }
+        List<Path> spare = new ArrayList<>();
+        try {
+            for (int attempt = 0; attempt < 200; attempt++) {
+                long lowest = Long.MAX_VALUE;
+                for (String n : names) {
+                    lowest = Math.min(lowest, inode(dir.resolve(n)));
                 }
-                if (!Files.isDirectory(d)) {
-                    Files.createDirectory(d);
+                if (inode(dir.resolve("a")) < lowest) {
+                    return;
                 }
-                after &= (Long) Files.getAttribute(d, "unix:ino") > fifo;
+                if (attempt % 2 == 0) {
+                    // A new FIFO beside the old one (kept meanwhile, so its number is not given again).
+                    Path fifo = dir.resolve("a." + attempt);
+                    sh(dir, "mkfifo " + fifo.getFileName());
+                    if (inode(fifo) < lowest) {
+                        Files.move(fifo, dir.resolve("a"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                    } else {
+                        spare.add(fifo);
+                    }
+                } else {
+                    long fifo = inode(dir.resolve("a"));
+                    for (String n : names) {
+                        if (inode(dir.resolve(n)) < fifo) {
+                            Path again = dir.resolve(n + "." + attempt);
+                            Files.createDirectory(again);
+                            spare.add(dir.resolve(n + ".old" + attempt));
+                            Files.move(dir.resolve(n), spare.get(spare.size() - 1));
+                            Files.move(again, dir.resolve(n));
+                        }
+                    }
+                }
             }
-            if (after) {
-                return;
+            fail("could not make the FIFO's inode the lowest in " + dir);
+        } finally {
+            for (Path p : spare) {
+                Files.deleteIfExists(p);
             }
         }
-        fail("could not make the FIFO's inode the lowest in " + dir);
+    }
+
+    private static long inode(Path p) throws IOException {
+        return (Long) Files.getAttribute(p, "unix:ino", LinkOption.NOFOLLOW_LINKS);
     }
 
     private Process start(String engine, String... args) throws IOException {
