@@ -80,6 +80,29 @@ public interface Descriptors {
         throw NoPosixExtras.unsupported(null);
     }
 
+    /**
+     * A new regular file {@code name} in {@code directory}, open to read and write
+     * ({@code openat(O_CREAT | O_EXCL | O_RDWR | O_NOFOLLOW | O_CLOEXEC)}), with these permission
+     * bits (the umask applies); fails with {@link java.nio.file.FileAlreadyExistsException} when the
+     * name exists.
+     *
+     * @since 0.3.0
+     */
+    default int createFile(int directory, byte[] name, int mode) throws IOException {
+        throw NoPosixExtras.unsupported(null);
+    }
+
+    /**
+     * Renames {@code from} in {@code fromDirectory} to {@code to} in {@code toDirectory}, never
+     * replacing what {@code to} names ({@code renameat2(RENAME_NOREPLACE)}): fails with
+     * {@link java.nio.file.FileAlreadyExistsException} when it exists.
+     *
+     * @since 0.3.0
+     */
+    default void renameNoReplace(int fromDirectory, byte[] from, int toDirectory, byte[] to) throws IOException {
+        throw NoPosixExtras.unsupported(null);
+    }
+
     /** All the entries of an open directory ({@code getdents64} until its end), "." and ".." left out, added to {@code into}. */
     void readDirectory(int directory, DirectoryEntries into) throws IOException;
 

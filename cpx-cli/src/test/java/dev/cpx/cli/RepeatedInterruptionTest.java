@@ -59,8 +59,10 @@ class RepeatedInterruptionTest {
             try (Running cpx = Running.start(dir, List.of(), Map.of(), false,
                     "--engine=" + engine, "-a", "--resume", "-j", "3", "src", "dst")) {
                 // Stopped once a random number more files are in, whatever the machine's speed.
-                long target = completeFiles(dir.resolve("dst")) + 1 + random.nextInt(400);
-                if (!runsUntil(cpx, () -> completeFiles(dir.resolve("dst")) >= target)) {
+                // (Files are counted where the copy is made until it is complete: dst's staging name.)
+                Path staging = TempNames.of(dir.resolve("dst"));
+                long target = completeFiles(staging) + 1 + random.nextInt(400);
+                if (!runsUntil(cpx, () -> completeFiles(staging) >= target || Files.exists(dir.resolve("dst")))) {
                     break; // finished before this signal: the loop has done its job
                 }
                 cpx.signal(signal);
@@ -76,6 +78,7 @@ class RepeatedInterruptionTest {
                 assertEquals(expected, r.exit(), () -> "SIG" + signal + ": " + r);
                 stopped++;
             }
+            // Nothing under the final name until the whole tree is complete.
             assertOnlyCompleteFiles(src, dir.resolve("dst"));
         }
         Cli.Result last = Cli.cpx(dir, "--engine=" + engine, "-a", "--resume", "src", "dst");

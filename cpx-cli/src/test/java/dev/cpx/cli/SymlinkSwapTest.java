@@ -58,9 +58,12 @@ class SymlinkSwapTest {
         fifoFirst(work.resolve("src"), "sub2", "sub3");
         sh(work, "echo 2 > src/sub2/f2 && echo 3 > src/sub3/f3");
         Process cpx = start(engine, "-r", "--copy-contents", "-j", "1", "src", "incoming/");
-        swapWhileWaiting(cpx, work.resolve("src/a"), "mv incoming/src incoming/moved && ln -s " + work.resolve("outside") + " incoming/src");
+        // The directory root is filling: the copy's staging name while it is made (see StagingTest).
+        swapWhileWaiting(cpx, work.resolve("src/a"), "d=incoming/.src.cpx-part; [ -e $d ] || d=incoming/src;"
+                + " mv $d incoming/moved && ln -s " + work.resolve("outside") + " $d");
         String err = finish(cpx);
         assertEquals(List.of(), list(work.resolve("outside")), "nothing made in the root directory the link leads to; " + err);
+        assertFalse(Files.isDirectory(work.resolve("incoming/src")), "the link is not given the copy's name: " + err);
         assertEquals("2\n", Files.readString(work.resolve("incoming/moved/sub2/f2")), "copied on into the directory cpx made");
         assertEquals("3\n", Files.readString(work.resolve("incoming/moved/sub3/f3")));
         assertEquals("data", Files.readString(work.resolve("incoming/moved/a")));
@@ -237,7 +240,11 @@ class SymlinkSwapTest {
     }
 
     private static boolean threadWaits(long pid, String wchan) throws IOException {
-        try (Stream<Path> tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+        Path dir = Path.of("/proc/" + pid + "/task");
+        if (!Files.isDirectory(dir)) {
+            return false; // ended: the caller says how
+        }
+        try (Stream<Path> tasks = Files.list(dir)) {
             for (Path t : (Iterable<Path>) tasks::iterator) {
                 try {
                     if (Files.readString(t.resolve("wchan")).contains(wchan)) {

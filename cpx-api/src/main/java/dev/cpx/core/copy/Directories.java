@@ -16,6 +16,7 @@ import dev.cpx.spi.support.PathBytes;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Path;
+import java.util.List;
 
 /** Creating destination directories, and giving them their final attributes once their contents are done. */
 public final class Directories {
@@ -36,6 +37,8 @@ public final class Directories {
     private final ResumeMarker resumeMarker;
     /** Directories marked as the copy of their operand ({@code --resume}), until they are finished. */
     private final java.util.Set<Path> marked = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Copies of operands being made under their staging names, by their final paths, until renamed into place. */
+    private final java.util.Map<Path, Path> staging = new java.util.concurrent.ConcurrentHashMap<>();
 
     public Directories(RunContext context, Destinations destinations, Metadata metadata, ResumeMarker resumeMarker) {
         this.context = context;
@@ -69,6 +72,11 @@ public final class Directories {
         Path dst = e.target();
         int mode = CreationModes.directoryWhileCopying(e.stat(), context.options());
         try {
+            if (stages(e) && context.anchors().lstatOrNull(dst) == null) {
+                // (Where something is at the final name already, a dangling link say, the directory is made
+                // there as without staging, and fails as GNU cp fails.)
+                return createStaged(e, PathBytes.withoutTrailingSlashes(dst), mode);
+            }
             if (markAsCopy && context.effects().changes() && resumeMarker.possible()) {
                 createMarked(dst, e.stat(), mode);
                 marked.add(dst);
@@ -92,6 +100,67 @@ public final class Directories {
                     Diagnostic.of("cannot create directory {0}", dst, Diagnostic.reasonOf(x)));
             return State.FAILED;
         }
+    }
+
+    /**
+     * Whether the copy of {@code e} is made under a staging name and renamed into place once complete
+     * (see {@link #createStaged}): a new directory for a command-line operand, copied as data, where
+     * directories are held open ({@link dev.cpx.core.fs.Anchors}). Not with {@code --parents}, whose
+     * copies go into directories made on the way. {@code -Dcpx.staging=false} turns it off (to measure).
+     */
+    private boolean stages(Entry e) {
+        return STAGING && e.placement() == dev.cpx.core.decide.Placement.OPERAND && context.anchors().active()
+                && context.effects().changes() && context.options().mode() == dev.cpx.api.CopyMode.DATA
+                && !context.options().parents();
+    }
+
+    private static final boolean STAGING = Boolean.parseBoolean(System.getProperty("cpx.staging", "true"));
+
+    /**
+     * Makes the copy of a directory operand under its staging name {@code .NAME.cpx-part} next to
+     * {@code dst}, marked as the copy of its source (for {@code --resume}): everything in it is made
+     * under its own name at once, and the whole tree gets its final name when complete
+     * ({@link #finish}). With {@code --resume}, one an interrupted run left, marked as the copy of the
+     * same source, is continued; one left otherwise is reported, never removed or used.
+     */
+    private State createStaged(Entry e, Path dst, int mode) throws IOException {
+        Effects effects = context.effects();
+        Path temp = TempNames.of(dst);
+        try {
+            effects.createDirectory(temp, mode);
+        } catch (FileAlreadyExistsException x) {
+            if (context.options().resume() && resumeMarker.isCopyOf(temp, e.stat())) {
+                staging.put(dst, temp);
+                context.anchors().stage(dst, temp);
+                marked.add(dst);
+                context.outcomes().merged();
+                return State.EXISTED;
+            }
+            try {
+                // Left empty by a run killed between its mkdir and its mark: take it over.
+                effects.remove(temp);
+            } catch (IOException notEmpty) {
+                context.outcomes().failed(EntryKind.DIRECTORY, e.source(), dst, new Diagnostic(
+                        "cannot create directory {0}: the unfinished copy of an earlier run is in {1}", List.of(dst, temp),
+                        context.options().resume() ? "it is not the unfinished copy of this source: remove it"
+                                : "run the same command with --resume to finish it, or remove it"));
+                return State.FAILED;
+            }
+            effects.createDirectory(temp, mode);
+        }
+        if (resumeMarker.possible()) {
+            resumeMarker.mark(temp, e.stat());
+            marked.add(dst);
+        }
+        staging.put(dst, temp);
+        context.anchors().stage(dst, temp);
+        context.outcomes().copied(EntryKind.DIRECTORY, e.source(), dst, 0);
+        return State.CREATED;
+    }
+
+    /** The staging name the copy {@code target} is being made under; null where it is made under its own. */
+    public Path stagedAs(Path target) {
+        return staging.isEmpty() ? null : staging.get(PathBytes.withoutTrailingSlashes(target));
     }
 
     private void createMarked(Path dst, Stat st, int mode) throws IOException {
@@ -144,6 +213,36 @@ public final class Directories {
         }
         if (context.options().fsync()) {
             sync(e.source(), dst, target);
+        }
+        Path temp = staging.isEmpty() ? null : staging.remove(PathBytes.withoutTrailingSlashes(dst));
+        if (temp != null) {
+            publish(e, PathBytes.withoutTrailingSlashes(dst), temp, target);
+        }
+    }
+
+    /**
+     * Gives a staged copy its final name, never replacing what got that name meanwhile; an
+     * interrupted copy keeps its staging name, and says where it is.
+     */
+    private void publish(Entry e, Path dst, Path temp, Path copy) {
+        if (context.cancelled()) {
+            context.outcomes().warning(Diagnostic.of("{0} is not complete: what was copied is in {1}", dst, temp));
+            return;
+        }
+        Stat made = context.anchors().statOrNull(copy);
+        Stat there = context.anchors().lstatOrNull(temp);
+        if (made == null || !made.sameFile(there)) {
+            // Renamed away (and maybe something else put in its place) by someone else: that is not renamed.
+            context.outcomes().failed(EntryKind.DIRECTORY, e.source(), dst, Diagnostic.of(
+                    "cannot create directory {0}: its copy is no longer at {1}", dst, temp));
+            return;
+        }
+        try {
+            context.effects().renameNoReplace(temp, dst);
+            context.anchors().unstage(dst);
+        } catch (IOException x) {
+            context.outcomes().failed(EntryKind.DIRECTORY, e.source(), dst, new Diagnostic(
+                    "cannot create directory {0} (the copy is complete in {1})", List.of(dst, temp), Diagnostic.reasonOf(x)));
         }
     }
 

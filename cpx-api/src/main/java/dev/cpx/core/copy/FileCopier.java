@@ -267,7 +267,9 @@ public final class FileCopier {
                 // GNU cp makes it), restricted to the owner until its attributes are set.
                 file = newFiles.createAtFinalName(at, CreationModes.of(st, context.options()) & restricted());
             } else if (file == null) {
-                file = newFiles.create(at, place, CreationModes.of(st, context.options()) | extra, resumable);
+                // A file copied in ranges at once may have gaps until its end: never made under its final name.
+                boolean inRanges = context.options().rangeSize() > 0 && st.size() >= 2 * context.options().rangeSize();
+                file = newFiles.create(at, inRanges ? null : place, CreationModes.of(st, context.options()) | extra, resumable);
             }
             data = in == null ? DataResult.copied(0)
                     : transfer(in, file.channel(), e, file.resumedAt(), context.cancellation().progress(), false);
@@ -296,7 +298,7 @@ public final class FileCopier {
             return;
         }
         if (metadata.changesAny()) {
-            metadata.apply(e.source(), file.attributesPath(), e.target(), st, false, true);
+            metadata.apply(e.source(), file.attributesPath(), e.target(), st, false, true, 0, file.atFinalName());
         }
         boolean restricted = !st.isRegular() && (CreationModes.of(st, context.options()) & ~restricted() & 0777 & ~Umask.get()) != 0;
         if ((extra != 0 || restricted) && !context.options().preserves(Attribute.MODE)) {

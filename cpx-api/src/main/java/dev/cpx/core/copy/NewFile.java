@@ -47,6 +47,11 @@ final class NewFile {
         return resumedAt;
     }
 
+    /** Whether the file is under its final name already (in a staged tree, or a FIFO's copy). */
+    boolean atFinalName() {
+        return atFinalName;
+    }
+
     /** Whether the file has a temporary name (and no open descriptor is needed to publish it). */
     boolean isNamed() {
         return temp != null;
@@ -58,7 +63,7 @@ final class NewFile {
 
     /** A path to set attributes through before the file is published (follow links on it). */
     Path attributesPath() {
-        return temp != null ? temp : Path.of("/proc/self/fd/" + FileDescriptors.of(channel));
+        return temp != null && !atFinalName ? temp : Path.of("/proc/self/fd/" + FileDescriptors.of(channel));
     }
 
     /** Closes the data side where the file can be published without it. */

@@ -47,6 +47,11 @@ final class NewFiles {
      * given and the file is made unnamed.
      */
     NewFile create(Path target, Place place, int mode, boolean resumable) throws IOException {
+        if (!resumable && place != null && place.directories().staged()) {
+            // Nothing in a staged tree is seen under its final path before the tree is complete: one
+            // exclusive create under its own name, no naming after.
+            return new NewFile(effects, effects.createFileAt(place.directories().target(), place.name(), mode & 0777), target, 0, true);
+        }
         if (!resumable && unnamed) {
             Optional<FileChannel> file;
             if (place != null) {

@@ -63,14 +63,17 @@ public final class Metadata {
      * as GNU cp leaves them (it sets such a mode as an access ACL, which does not touch them).
      */
     public boolean apply(Path src, Path dst, Path reportAs, Stat st, boolean symlink, boolean withXattrs, int destinationSpecial) {
-        boolean ok = true;
-        if (times) {
-            try {
-                effects.setTimes(dst, st.atime(), st.mtime(), !symlink);
-            } catch (IOException e) {
-                ok = fail(src, reportAs, "preserving times for {0}", e);
-            }
-        }
+        return apply(src, dst, reportAs, st, symlink, withXattrs, destinationSpecial, false);
+    }
+
+    /**
+     * {@link #apply}, the times last where {@code timesLast}: for a file under its final name in a
+     * staged tree, whose time is what {@code --resume} takes as the sign that it is complete
+     * ({@link dev.cpx.core.decide.ResumeRule}), so it must come after everything else.
+     */
+    public boolean apply(Path src, Path dst, Path reportAs, Stat st, boolean symlink, boolean withXattrs, int destinationSpecial,
+            boolean timesLast) {
+        boolean ok = timesLast || times(src, dst, reportAs, st, symlink);
         int permissions = st.permissions();
         if (owner) {
             try {
@@ -98,7 +101,18 @@ public final class Metadata {
         if (mode && !symlink) {
             ok &= chmod(src, dst, reportAs, permissions);
         }
-        return ok;
+        return timesLast ? times(src, dst, reportAs, st, symlink) && ok : ok;
+    }
+
+    private boolean times(Path src, Path dst, Path reportAs, Stat st, boolean symlink) {
+        if (times) {
+            try {
+                effects.setTimes(dst, st.atime(), st.mtime(), !symlink);
+            } catch (IOException e) {
+                return fail(src, reportAs, "preserving times for {0}", e);
+            }
+        }
+        return true;
     }
 
     /** Sets the permission bits (set-uid, set-gid and sticky included) of a non-link, reached by {@code dst}. */

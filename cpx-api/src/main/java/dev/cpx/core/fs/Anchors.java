@@ -41,6 +41,8 @@ public final class Anchors {
     /** Null: none held, every path as given. */
     private final Descriptors descriptors;
     private final ConcurrentHashMap<Path, Held> held;
+    /** Copies being made under a staging name: the final path, and where it is made until renamed. */
+    private final ConcurrentHashMap<Path, Path> staged = new ConcurrentHashMap<>();
 
     private Anchors(Descriptors descriptors) {
         this.descriptors = descriptors;
@@ -75,6 +77,17 @@ public final class Anchors {
      * until {@link #hold}.
      */
     public DirectoryPair open(Path source, Path target, boolean followSource, boolean followTarget) throws IOException {
+        return open(source, target, followSource, followTarget, null);
+    }
+
+    /**
+     * {@link #open(Path, Path, boolean, boolean)}, the copy opened by {@code stagedAs} instead where
+     * it is given: the staging name the copy of an operand is made under (see
+     * {@link DirectoryPair#staged()}), next to {@code target}. The pair is staged then, or where the
+     * copy is opened inside a staged directory.
+     */
+    public DirectoryPair open(Path source, Path target, boolean followSource, boolean followTarget, Path stagedAs)
+            throws IOException {
         if (descriptors == null) {
             return null;
         }
@@ -87,7 +100,12 @@ public final class Anchors {
             throw new OpenFailure(source, e);
         }
         try {
-            return DirectoryPair.of(descriptors, s, openSide(into, false, followTarget));
+            if (stagedAs != null) {
+                return DirectoryPair.of(descriptors, s, openSide(PathBytes.withoutTrailingSlashes(stagedAs), false, false), true);
+            }
+            Held parent = into.getParent() == null ? null : held.get(into.getParent());
+            boolean staged = parent != null && parent.pair().staged();
+            return DirectoryPair.of(descriptors, s, openSide(into, false, followTarget), staged);
         } catch (IOException e) {
             descriptors.close(s);
             throw new OpenFailure(target, e);
@@ -190,7 +208,7 @@ public final class Anchors {
     public <T> T at(Path path, PathOperation<T> op) throws IOException {
         Held h = heldParent(path);
         if (h == null) {
-            return op.apply(path);
+            return op.apply(unstaged(path));
         }
         try {
             return op.apply(self(h.fd()).resolve(path.getFileName()));
@@ -208,7 +226,7 @@ public final class Anchors {
     public <T> T pinned(Path path, PathOperation<T> op) throws IOException {
         Held h = heldParent(path);
         if (h == null) {
-            return op.apply(path);
+            return op.apply(unstaged(path));
         }
         try {
             int fd = descriptors.openEntry(h.fd(), PathBytes.of(path.getFileName()));
@@ -254,6 +272,34 @@ public final class Anchors {
         public void close() {
             held.pair().release();
         }
+    }
+
+    /**
+     * Records that the copy {@code target} is made under {@code stagedAs} until {@link #unstage}: a
+     * path below it whose directory is no longer held (a hard link's first name, in a directory
+     * already done) is reached there.
+     */
+    public void stage(Path target, Path stagedAs) {
+        staged.put(PathBytes.withoutTrailingSlashes(target), stagedAs);
+    }
+
+    /** The copy {@code target} has its final name. */
+    public void unstage(Path target) {
+        staged.remove(PathBytes.withoutTrailingSlashes(target));
+    }
+
+    /** {@code path}, or where it is while the copy it is in is made under a staging name. */
+    private Path unstaged(Path path) {
+        if (staged.isEmpty()) {
+            return path;
+        }
+        for (Path p = path; p != null; p = p.getParent()) {
+            Path at = staged.get(p);
+            if (at != null) {
+                return p == path ? at : at.resolve(p.relativize(path));
+            }
+        }
+        return path;
     }
 
     /** {@code path}'s directory, retained, where it is held; else null. */

@@ -16,11 +16,14 @@ public final class DirectoryPair {
     private final int source;
     private final int target;
     private final AtomicInteger users = new AtomicInteger(1);
+    /** The copy is in a tree being made under a staging name (see {@link #staged()}). */
+    private final boolean staged;
 
-    private DirectoryPair(Descriptors descriptors, int source, int target) {
+    private DirectoryPair(Descriptors descriptors, int source, int target, boolean staged) {
         this.descriptors = descriptors;
         this.source = source;
         this.target = target;
+        this.staged = staged;
     }
 
     /**
@@ -35,7 +38,7 @@ public final class DirectoryPair {
             return null;
         }
         try {
-            return new DirectoryPair(descriptors, s, descriptors.openDirectoryToWrite(target));
+            return new DirectoryPair(descriptors, s, descriptors.openDirectoryToWrite(target), false);
         } catch (IOException e) {
             descriptors.close(s);
             return null;
@@ -60,8 +63,17 @@ public final class DirectoryPair {
      * The pair made of two descriptors already open (owned by it from now on: the last
      * {@link #release} closes them).
      */
-    public static DirectoryPair of(Descriptors descriptors, int source, int target) {
-        return new DirectoryPair(descriptors, source, target);
+    public static DirectoryPair of(Descriptors descriptors, int source, int target, boolean staged) {
+        return new DirectoryPair(descriptors, source, target, staged);
+    }
+
+    /**
+     * Whether the copy is inside a new tree that is made under a staging name and gets its final name
+     * only once complete: nothing in it is seen under its final path before then, so a file in it is
+     * written under its own name at once (one exclusive create) instead of unnamed and named after.
+     */
+    public boolean staged() {
+        return staged;
     }
 
     /** One more user unless both are closed already: whether it is one (then it calls {@link #release} once). */

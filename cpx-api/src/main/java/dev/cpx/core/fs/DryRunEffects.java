@@ -88,6 +88,15 @@ final class DryRunEffects implements Effects {
     }
 
     @Override
+    public FileChannel createFileAt(int directory, byte[] name, int mode) throws IOException {
+        throw new IOException("a dry run creates nothing");
+    }
+
+    @Override
+    public void renameNoReplace(Path from, Path to) {
+    }
+
+    @Override
     public FileChannel open(Path path, Set<? extends OpenOption> options, int mode) throws IOException {
         throw new IOException("a dry run opens nothing for writing");
     }

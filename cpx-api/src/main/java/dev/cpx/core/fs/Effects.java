@@ -89,6 +89,15 @@ public interface Effects {
     /** Names a file from {@link #createUnnamedAt} {@code name} in the open directory {@code directory}; fails when the name exists. */
     void linkUnnamedAt(FileChannel file, int directory, byte[] name) throws IOException;
 
+    /**
+     * A new regular file {@code name} in the open directory {@code directory}, read-write, with these
+     * permission bits; fails when the name exists ({@link dev.cpx.spi.Descriptors#createFile}).
+     */
+    FileChannel createFileAt(int directory, byte[] name, int mode) throws IOException;
+
+    /** {@code rename}, never replacing what {@code to} names (fails when it exists). */
+    void renameNoReplace(Path from, Path to) throws IOException;
+
     /** Opens (creating or truncating as {@code options} say) a file to write. */
     FileChannel open(Path path, Set<? extends OpenOption> options, int mode) throws IOException;
 

@@ -3,6 +3,7 @@ package dev.cpx.core.fs;
 import dev.cpx.spi.Descriptors;
 import dev.cpx.spi.PosixExtras;
 import dev.cpx.spi.support.FileDescriptors;
+import dev.cpx.spi.support.PathBytes;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileSystemException;
@@ -165,6 +166,40 @@ final class LiveEffects implements Effects {
     @Override
     public void linkUnnamedAt(FileChannel file, int directory, byte[] name) throws IOException {
         descriptors().linkUnnamed(FileDescriptors.of(file), directory, name);
+    }
+
+    @Override
+    public FileChannel createFileAt(int directory, byte[] name, int mode) throws IOException {
+        return descriptors().channel(descriptors().createFile(directory, name, mode), true, true);
+    }
+
+    /**
+     * {@code renameat2(RENAME_NOREPLACE)} relative to the directory both names are in (held, or
+     * opened for it by its path); where that cannot be done, a rename after looking that nothing is
+     * there.
+     */
+    @Override
+    public void renameNoReplace(Path from, Path to) throws IOException {
+        Path dir = from.getParent() == null ? Path.of(".") : from.getParent();
+        if (descriptors != null && descriptors.opensRelative() && dir.equals(to.getParent() == null ? Path.of(".") : to.getParent())) {
+            try (Anchors.Relative at = anchors.relative(from)) {
+                if (at != null) {
+                    descriptors.renameNoReplace(at.directory(), at.name(), at.directory(), PathBytes.of(to.getFileName()));
+                    return;
+                }
+            }
+            int d = descriptors.openDirectoryToWrite(dir);
+            try {
+                descriptors.renameNoReplace(d, PathBytes.of(from.getFileName()), d, PathBytes.of(to.getFileName()));
+            } finally {
+                descriptors.close(d);
+            }
+            return;
+        }
+        if (anchors.lstatOrNull(to) != null) {
+            throw new java.nio.file.FileAlreadyExistsException(to.toString());
+        }
+        rename(from, to);
     }
 
     private Descriptors descriptors() throws IOException {

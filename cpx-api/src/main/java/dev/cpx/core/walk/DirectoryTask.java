@@ -76,7 +76,8 @@ final class DirectoryTask extends Task {
             // Both opened relative to the directories above (held by the task that copies them), and held
             // for everything below until this task completes: a swap of a name on the way is never followed.
             try {
-                dirs = anchors.open(directory.source(), directory.target(), follow, followTarget(anchors));
+                dirs = anchors.open(directory.source(), directory.target(), follow, followTarget(anchors),
+                        dispatch.directories().stagedAs(directory.target()));
             } catch (Anchors.OpenFailure e) {
                 unreachable = true;
                 context.outcomes().failed(EntryKind.DIRECTORY, directory.source(), directory.target(),

@@ -17,6 +17,7 @@ import dev.cpx.core.run.RunContext;
 import dev.cpx.core.run.Task;
 import dev.cpx.spi.Descriptors;
 import dev.cpx.spi.support.FileDescriptors;
+import java.nio.file.Path;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -209,8 +210,14 @@ final class Dispatch {
             directories.finish(e, state);
         } else {
             parent.spawn(new DirectoryTask(parent, context, this, e, state,
-                    operand != null ? operand : Operand.of(e.source(), e.stat(), e.target())));
+                    operand != null ? operand : operandCopied(e)));
         }
+    }
+
+    /** The directory operand {@code e}, just made (under its staging name, where it has one). */
+    private Operand operandCopied(Entry e) {
+        Path staged = directories.stagedAs(e.target());
+        return Operand.of(e.source(), e.stat(), e.target(), staged != null ? staged : e.target());
     }
 
     private void copy(Task parent, InsertionOrder order, int index, Entry e, HardLinks.Group links) {

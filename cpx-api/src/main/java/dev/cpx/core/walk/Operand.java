@@ -23,11 +23,14 @@ import java.util.List;
  */
 record Operand(Path source, long sourceDev, Path target, long[] copy, List<long[]> chain) {
 
-    /** The operand {@code source} whose copy {@code target} has just been created. */
-    static Operand of(Path source, Stat sourceStat, Path target) {
+    /**
+     * The operand {@code source} whose copy {@code target} has just been created, where it is now
+     * ({@code at}: its staging name while it is made under one, else {@code target} itself).
+     */
+    static Operand of(Path source, Stat sourceStat, Path target, Path at) {
         try {
-            Stat copy = Stat.stat(target);
-            return new Operand(source, sourceStat.dev(), target, new long[] {copy.dev(), copy.ino()}, chainTo(sourceStat, target));
+            Stat copy = Stat.stat(at);
+            return new Operand(source, sourceStat.dev(), target, new long[] {copy.dev(), copy.ino()}, chainTo(sourceStat, at));
         } catch (IOException e) {
             return new Operand(source, sourceStat.dev(), target, new long[] {-1, -1}, List.of());
         }

@@ -12,6 +12,10 @@ final class Fcntl {
     static final byte[] EMPTY_PATH = {0};
     static final int O_RDONLY = 0;
     static final int O_RDWR = 02;
+    static final int O_CREAT = 0100;
+    static final int O_EXCL = 0200;
+    /** {@code renameat2}'s flag: fail with {@code EEXIST} rather than replace. */
+    static final int RENAME_NOREPLACE = 1;
     static final int O_NONBLOCK = 04000;
     static final int O_DIRECTORY = 0200000;
     static final int O_NOFOLLOW = 0400000;

@@ -58,6 +58,8 @@ final class LibC {
 
     static native int linkat(int oldDirFd, byte[] oldPath, int newDirFd, byte[] newPath, int flags);
 
+    static native int renameat2(int oldDirFd, byte[] oldPath, int newDirFd, byte[] newPath, int flags);
+
     static native int close(int fd);
 
     // Metadata

@@ -92,9 +92,25 @@ final class NativeDescriptors implements Descriptors {
         return openAt(directory, name, Fcntl.O_PATH | Fcntl.O_NOFOLLOW | Fcntl.O_CLOEXEC);
     }
 
+    @Override
+    public int createFile(int directory, byte[] name, int mode) throws IOException {
+        return openAt(directory, name, Fcntl.O_CREAT | Fcntl.O_EXCL | Fcntl.O_RDWR | Fcntl.O_NOFOLLOW | Fcntl.O_CLOEXEC, mode & 07777);
+    }
+
+    @Override
+    public void renameNoReplace(int fromDirectory, byte[] from, int toDirectory, byte[] to) throws IOException {
+        if (LibC.renameat2(fromDirectory, cName(from), toDirectory, cName(to), Fcntl.RENAME_NOREPLACE) != 0) {
+            throw Errno.forName(Errno.last(), to);
+        }
+    }
+
     private static int openAt(int directory, byte[] name, int flags) throws IOException {
+        return openAt(directory, name, flags, 0);
+    }
+
+    private static int openAt(int directory, byte[] name, int flags, int mode) throws IOException {
         long c = BUFFERS.get().name(name);
-        int fd = c != 0 ? LibCBuffers.openat(directory, c, flags, 0) : LibCAt.openat(directory, cName(name), flags, 0);
+        int fd = c != 0 ? LibCBuffers.openat(directory, c, flags, mode) : LibCAt.openat(directory, cName(name), flags, mode);
         if (fd < 0) {
             throw Errno.forName(Errno.last(), name);
         }
