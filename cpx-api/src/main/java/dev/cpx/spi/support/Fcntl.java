@@ -1,0 +1,28 @@
+package dev.cpx.spi.support;
+
+/**
+ * The flags of {@code <fcntl.h>} the engines pass to the kernel (64-bit Linux, generic values).
+ *
+ * @since 0.2.0
+ */
+public final class Fcntl {
+
+    public static final int AT_FDCWD = -100;
+    public static final int AT_SYMLINK_NOFOLLOW = 0x100;
+    public static final int AT_SYMLINK_FOLLOW = 0x400;
+    /** Operate on the descriptor itself when the path is empty. */
+    public static final int AT_EMPTY_PATH = 0x1000;
+    public static final int O_RDONLY = 0;
+    public static final int O_RDWR = 02;
+    public static final int O_NONBLOCK = 04000;
+    public static final int O_DIRECTORY = 0200000;
+    public static final int O_NOFOLLOW = 0400000;
+    /** Only to name the file or directory in further calls: nothing is read, no read permission needed. */
+    public static final int O_PATH = 010000000;
+    public static final int O_CLOEXEC = 02000000;
+    /** {@code __O_TMPFILE | O_DIRECTORY}. */
+    public static final int O_TMPFILE = 020200000;
+
+    private Fcntl() {
+    }
+}

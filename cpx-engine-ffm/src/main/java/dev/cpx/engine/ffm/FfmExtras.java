@@ -1,0 +1,171 @@
+package dev.cpx.engine.ffm;
+
+import dev.cpx.spi.Availability;
+import dev.cpx.spi.Descriptors;
+import dev.cpx.spi.PosixExtras;
+import dev.cpx.spi.support.Allocation;
+import dev.cpx.spi.support.Errno;
+import dev.cpx.spi.support.Fcntl;
+import dev.cpx.spi.support.FileDescriptors;
+import dev.cpx.spi.support.PathBytes;
+import dev.cpx.spi.support.Timespecs;
+import dev.cpx.spi.support.Xattrs;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileSystemException;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * The native engine's {@link PosixExtras} (special files, times to the nanosecond on links, extended
+ * attributes of every namespace, unnamed files, the descriptor calls) through downcall handles:
+ * the same calls, the same exceptions and words ({@link Errno}). Preferred to JNA's where both are
+ * available ({@link #priority()}), so on JDK 22 and later JNA need not load at all.
+ */
+public final class FfmExtras implements PosixExtras {
+
+    @Override
+    public Availability availability() {
+        return FfmSupport.libc();
+    }
+
+    /** Above the native support's 0: on JDK 22 and later these are looked at first. */
+    @Override
+    public int priority() {
+        return 10;
+    }
+
+    @Override
+    public void makeNode(Path path, int mode, long rdev) throws IOException {
+        Scratch s = path(path);
+        int r = LibC.mknodat(s, Fcntl.AT_FDCWD, s.pathA, mode, rdev);
+        if (r == -2) {
+            throw new FileSystemException(path.toString(), null, "Operation not supported (C library lacks mknodat)");
+        }
+        if (r != 0) {
+            throw Errno.forPath(s.errno(), path);
+        }
+    }
+
+    /** As the native support's: empty where the file system has no unnamed files, so the scheduler uses a temporary name. */
+    @Override
+    public Optional<FileChannel> createUnnamed(Path directory, int mode) throws IOException {
+        Scratch s = path(directory);
+        int fd = LibC.openat(s, Fcntl.AT_FDCWD, s.pathA, Fcntl.O_TMPFILE | Fcntl.O_RDWR | Fcntl.O_CLOEXEC, mode & 07777);
+        if (fd < 0) {
+            int errno = s.errno();
+            if (errno == Errno.EOPNOTSUPP || errno == Errno.EISDIR || errno == Errno.EINVAL) {
+                return Optional.empty();
+            }
+            throw Errno.forPath(errno, directory);
+        }
+        try {
+            return Optional.of(FileDescriptors.channel(fd, "unnamed file in directory", true, true));
+        } catch (IllegalStateException e) {
+            LibC.close(s, fd);
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public void linkUnnamed(FileChannel file, Path target) throws IOException {
+        int fd = FileDescriptors.of(file);
+        Scratch s = Scratch.get();
+        if (!s.pathB(PathBytes.of(target))) {
+            throw Errno.forPath(Errno.ENAMETOOLONG, target);
+        }
+        int errno = FfmDescriptors.link(s, fd, Fcntl.AT_FDCWD);
+        if (errno != 0) {
+            throw Errno.forPath(errno, target);
+        }
+    }
+
+    @Override
+    public Optional<Descriptors> descriptors() {
+        return Optional.of(FfmDescriptors.INSTANCE);
+    }
+
+    @Override
+    public OptionalLong allocatedBytes(FileChannel file) {
+        Allocation allocation;
+        try {
+            allocation = FfmKernelCalls.INSTANCE.allocation(FileDescriptors.of(file));
+        } catch (IllegalStateException e) {
+            return OptionalLong.empty();
+        }
+        return allocation == null ? OptionalLong.empty() : OptionalLong.of(allocation.allocated());
+    }
+
+    @Override
+    public void setTimes(Path path, FileTime lastAccess, FileTime lastModified, boolean followLinks) throws IOException {
+        Scratch s = path(path);
+        s.times(Timespecs.of(lastAccess, lastModified));
+        if (LibC.utimensat(s, Fcntl.AT_FDCWD, s.pathA, s.times, followLinks ? 0 : Fcntl.AT_SYMLINK_NOFOLLOW) != 0) {
+            throw Errno.forPath(s.errno(), path);
+        }
+    }
+
+    @Override
+    public List<String> listXattrs(Path path, boolean followLinks) throws IOException {
+        Scratch s = path(path);
+        return Xattrs.names(Xattrs.readSized(path, buffer -> buffer == null
+                ? LibC.listxattr(s, followLinks, s.pathA, 0, 0)
+                : into(s, buffer, LibC.listxattr(s, followLinks, s.pathA, s.xattr().address(), xattrSize(buffer))), s::errno));
+    }
+
+    @Override
+    public byte[] getXattr(Path path, String name, boolean followLinks) throws IOException {
+        Scratch s = path(path);
+        s.pathB(Xattrs.cName(path, name));
+        return Xattrs.readSized(path, buffer -> buffer == null
+                ? LibC.getxattr(s, followLinks, s.pathA, s.pathB, 0, 0)
+                : into(s, buffer, LibC.getxattr(s, followLinks, s.pathA, s.pathB, s.xattr().address(), xattrSize(buffer))), s::errno);
+    }
+
+    @Override
+    public void setXattr(Path path, String name, byte[] value, boolean followLinks) throws IOException {
+        Scratch s = path(path);
+        s.pathB(Xattrs.cName(path, name));
+        if (value.length > Scratch.XATTR_MAX) {
+            throw Errno.forPath(Errno.E2BIG, path);
+        }
+        s.xattr().buffer().put(0, value);
+        if (LibC.setxattr(s, followLinks, s.pathA, s.pathB, s.xattr().address(), value.length, 0) != 0) {
+            throw Errno.forPath(s.errno(), path);
+        }
+    }
+
+    @Override
+    public void removeXattr(Path path, String name, boolean followLinks) throws IOException {
+        Scratch s = path(path);
+        s.pathB(Xattrs.cName(path, name));
+        if (LibC.removexattr(s, followLinks, s.pathA, s.pathB) != 0 && s.errno() != Errno.ENODATA) {
+            throw Errno.forPath(s.errno(), path);
+        }
+    }
+
+    /** The thread's scratch with {@code path} at {@link Scratch#pathA}. */
+    private static Scratch path(Path path) throws IOException {
+        Scratch s = Scratch.get();
+        if (!s.pathA(PathBytes.of(path))) {
+            throw Errno.forPath(Errno.ENAMETOOLONG, path);
+        }
+        return s;
+    }
+
+    /** The size to offer for {@code buffer}: at most the scratch's, which no attribute exceeds. */
+    private static long xattrSize(byte[] buffer) {
+        return Math.min(buffer.length, Scratch.XATTR_MAX);
+    }
+
+    /** Copies what a call put in the scratch's attribute buffer into {@code buffer}; passes its result on. */
+    private static long into(Scratch s, byte[] buffer, long n) {
+        if (n > 0) {
+            s.xattr().buffer().get(0, buffer, 0, (int) n);
+        }
+        return n;
+    }
+}

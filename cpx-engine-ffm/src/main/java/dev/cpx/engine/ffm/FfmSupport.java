@@ -1,0 +1,63 @@
+package dev.cpx.engine.ffm;
+
+import dev.cpx.spi.Availability;
+import dev.cpx.spi.support.LinuxAbi;
+import java.lang.reflect.Method;
+
+/**
+ * Whether the C library can be called through {@code java.lang.foreign} here, decided once and
+ * never by throwing: JDK 22 or later (on 17 to 21 nothing of {@code java.lang.foreign} is touched),
+ * native access enabled for this code ({@code --enable-native-access=ALL-UNNAMED}, which the
+ * launchers give from JDK 24 on: without it the JDK would print a warning at the first downcall),
+ * 64-bit Linux, and the functions present in the C library.
+ */
+final class FfmSupport {
+
+    /** The first JDK in which {@code java.lang.foreign} is final. */
+    static final int FIRST_JDK = 22;
+
+    private static final Availability LIBC = load();
+
+    private FfmSupport() {
+    }
+
+    /** Whether {@link LibC} is usable. */
+    static Availability libc() {
+        return LIBC;
+    }
+
+    private static Availability load() {
+        int feature = Runtime.version().feature();
+        if (feature < FIRST_JDK) {
+            return Availability.unavailable("needs JDK " + FIRST_JDK + " or later (java.lang.foreign); this is JDK " + feature);
+        }
+        Availability abi = LinuxAbi.check();
+        if (!abi.available()) {
+            return abi;
+        }
+        if (!nativeAccessEnabled()) {
+            return Availability.unavailable("native access is not enabled (start the JVM with --enable-native-access=ALL-UNNAMED)");
+        }
+        try {
+            Linking.load();
+            LibC.load();
+            String missing = LibC.missing();
+            // mknodat only makes special files: without it (glibc before 2.33) they alone are unsupported.
+            missing = missing.replace("mknodat", "").replaceAll("^(, )+|(, )+$", "").replace(", , ", ", ");
+            return missing.isEmpty() ? Availability.ok() : Availability.unavailable("C library lacks " + missing);
+        } catch (LinkageError | RuntimeException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            return Availability.unavailable("java.lang.foreign not usable: " + cause);
+        }
+    }
+
+    /** {@code Module.isNativeAccessEnabled()} (JDK 22) of this code's module. */
+    private static boolean nativeAccessEnabled() {
+        try {
+            Method enabled = Module.class.getMethod("isNativeAccessEnabled");
+            return (boolean) enabled.invoke(FfmSupport.class.getModule());
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return false;
+        }
+    }
+}
