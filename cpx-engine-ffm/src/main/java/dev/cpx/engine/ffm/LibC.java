@@ -37,8 +37,9 @@ final class LibC {
     private static final MethodHandle LSETXATTR = Linking.downcall("lsetxattr", "i:jjjji");
     private static final MethodHandle REMOVEXATTR = Linking.downcall("removexattr", "i:jj");
     private static final MethodHandle LREMOVEXATTR = Linking.downcall("lremovexattr", "i:jj");
-    // For the benchmark that compares dispatch costs
+    // For the benchmark that compares dispatch costs (cpx-jmh DispatchBenchmark): a system call, and a function that makes none
     private static final MethodHandle GETPID = Linking.downcall("getpid", "i:");
+    private static final MethodHandle ABS = Linking.downcall("abs", "i:i");
 
     private LibC() {
     }
@@ -55,7 +56,7 @@ final class LibC {
             {IOCTL, "ioctl"}, {STATX, "statx"}, {OPENAT, "openat"}, {MKDIRAT, "mkdirat"}, {LINKAT, "linkat"}, {CLOSE, "close"},
             {GETDENTS64, "getdents64"}, {MKNODAT, "mknodat"}, {UTIMENSAT, "utimensat"}, {LISTXATTR, "listxattr"},
             {LLISTXATTR, "llistxattr"}, {GETXATTR, "getxattr"}, {LGETXATTR, "lgetxattr"}, {SETXATTR, "setxattr"},
-            {LSETXATTR, "lsetxattr"}, {REMOVEXATTR, "removexattr"}, {LREMOVEXATTR, "lremovexattr"}, {GETPID, "getpid"}};
+            {LSETXATTR, "lsetxattr"}, {REMOVEXATTR, "removexattr"}, {LREMOVEXATTR, "lremovexattr"}, {GETPID, "getpid"}, {ABS, "abs"}};
         for (Object[] f : all) {
             if (f[0] == null) {
                 names.append(names.length() == 0 ? "" : ", ").append(f[1]);
@@ -210,6 +211,14 @@ final class LibC {
     static int getpid(Scratch s) {
         try {
             return (int) GETPID.invokeExact(s.state);
+        } catch (Throwable e) {
+            throw Linking.unexpected(e);
+        }
+    }
+
+    static int abs(Scratch s, int value) {
+        try {
+            return (int) ABS.invokeExact(s.state, value);
         } catch (Throwable e) {
             throw Linking.unexpected(e);
         }
