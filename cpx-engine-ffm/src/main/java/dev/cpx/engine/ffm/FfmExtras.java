@@ -112,8 +112,8 @@ public final class FfmExtras implements PosixExtras {
     public List<String> listXattrs(Path path, boolean followLinks) throws IOException {
         Scratch s = path(path);
         return Xattrs.names(Xattrs.readSized(path, buffer -> buffer == null
-                ? LibC.listxattr(s, followLinks, s.pathA, 0, 0)
-                : into(s, buffer, LibC.listxattr(s, followLinks, s.pathA, s.xattr().address(), xattrSize(buffer))), s::errno));
+                ? listxattr(s, followLinks, 0, 0)
+                : into(s, buffer, listxattr(s, followLinks, s.xattr().address(), xattrSize(buffer))), s::errno));
     }
 
     @Override
@@ -121,8 +121,8 @@ public final class FfmExtras implements PosixExtras {
         Scratch s = path(path);
         s.pathB(Xattrs.cName(path, name));
         return Xattrs.readSized(path, buffer -> buffer == null
-                ? LibC.getxattr(s, followLinks, s.pathA, s.pathB, 0, 0)
-                : into(s, buffer, LibC.getxattr(s, followLinks, s.pathA, s.pathB, s.xattr().address(), xattrSize(buffer))), s::errno);
+                ? getxattr(s, followLinks, 0, 0)
+                : into(s, buffer, getxattr(s, followLinks, s.xattr().address(), xattrSize(buffer))), s::errno);
     }
 
     @Override
@@ -133,7 +133,10 @@ public final class FfmExtras implements PosixExtras {
             throw Errno.forPath(Errno.E2BIG, path);
         }
         s.xattr().buffer().put(0, value);
-        if (LibC.setxattr(s, followLinks, s.pathA, s.pathB, s.xattr().address(), value.length, 0) != 0) {
+        long address = s.xattr().address();
+        int r = followLinks ? LibC.setxattr(s, s.pathA, s.pathB, address, value.length, 0)
+                : LibC.lsetxattr(s, s.pathA, s.pathB, address, value.length, 0);
+        if (r != 0) {
             throw Errno.forPath(s.errno(), path);
         }
     }
@@ -142,9 +145,20 @@ public final class FfmExtras implements PosixExtras {
     public void removeXattr(Path path, String name, boolean followLinks) throws IOException {
         Scratch s = path(path);
         s.pathB(Xattrs.cName(path, name));
-        if (LibC.removexattr(s, followLinks, s.pathA, s.pathB) != 0 && s.errno() != Errno.ENODATA) {
+        int r = followLinks ? LibC.removexattr(s, s.pathA, s.pathB) : LibC.lremovexattr(s, s.pathA, s.pathB);
+        if (r != 0 && s.errno() != Errno.ENODATA) {
             throw Errno.forPath(s.errno(), path);
         }
+    }
+
+    /** {@code [l]listxattr} of the path at {@link Scratch#pathA}. */
+    private static long listxattr(Scratch s, boolean followLinks, long list, long size) {
+        return followLinks ? LibC.listxattr(s, s.pathA, list, size) : LibC.llistxattr(s, s.pathA, list, size);
+    }
+
+    /** {@code [l]getxattr} of the path at {@link Scratch#pathA}, the name at {@link Scratch#pathB}. */
+    private static long getxattr(Scratch s, boolean followLinks, long value, long size) {
+        return followLinks ? LibC.getxattr(s, s.pathA, s.pathB, value, size) : LibC.lgetxattr(s, s.pathA, s.pathB, value, size);
     }
 
     /** The thread's scratch with {@code path} at {@link Scratch#pathA}. */

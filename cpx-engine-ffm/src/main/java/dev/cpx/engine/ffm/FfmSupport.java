@@ -9,12 +9,15 @@ import java.lang.reflect.Method;
  * never by throwing: JDK 22 or later (on 17 to 21 nothing of {@code java.lang.foreign} is touched),
  * native access enabled for this code ({@code --enable-native-access=ALL-UNNAMED}, which the
  * launchers give from JDK 24 on: without it the JDK would print a warning at the first downcall),
- * 64-bit Linux, and the functions present in the C library.
+ * 64-bit Linux, the functions present in the C library, and not turned off ({@code -Dcpx.ffm=false}).
  */
 final class FfmSupport {
 
     /** The first JDK in which {@code java.lang.foreign} is final. */
     static final int FIRST_JDK = 22;
+
+    /** {@code -Dcpx.ffm=false} (e.g. in {@code CPX_JAVA_OPTS}) turns the engine and its extras off: JNA's are used instead. */
+    static final String SWITCH = "cpx.ffm";
 
     private static final Availability LIBC = load();
 
@@ -27,6 +30,9 @@ final class FfmSupport {
     }
 
     private static Availability load() {
+        if ("false".equals(System.getProperty(SWITCH))) {
+            return Availability.unavailable("turned off (-D" + SWITCH + "=false)");
+        }
         int feature = Runtime.version().feature();
         if (feature < FIRST_JDK) {
             return Availability.unavailable("needs JDK " + FIRST_JDK + " or later (java.lang.foreign); this is JDK " + feature);
@@ -41,9 +47,8 @@ final class FfmSupport {
         try {
             Linking.load();
             LibC.load();
-            String missing = LibC.missing();
             // mknodat only makes special files: without it (glibc before 2.33) they alone are unsupported.
-            missing = missing.replace("mknodat", "").replaceAll("^(, )+|(, )+$", "").replace(", , ", ", ");
+            String missing = LibC.missing().replace("mknodat", "").replaceAll("^(, )+|(, )+$", "").replace(", , ", ", ");
             return missing.isEmpty() ? Availability.ok() : Availability.unavailable("C library lacks " + missing);
         } catch (LinkageError | RuntimeException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;

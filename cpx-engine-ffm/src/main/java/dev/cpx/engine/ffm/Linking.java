@@ -6,7 +6,10 @@ import java.lang.reflect.Array;
 import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The Foreign Function & Memory API ({@code java.lang.foreign}, final in JDK 22) reached through
@@ -16,26 +19,27 @@ import java.util.Optional;
  *
  * <p>What it makes is as direct as a compiled downcall: {@link #downcall} returns the linker's own
  * method handle, only with its first parameter (the segment the call stores {@code errno} in)
- * typed {@code Object}; kept in a {@code static final} field and invoked exactly, the JIT inlines it
+ * typed {@code Object} and one shape for every function (see there); kept in a {@code static final} field and invoked exactly, the JIT inlines it
  * down to the native call. Pointers are passed as {@code long} addresses (the same register as a
  * pointer on 64-bit Linux), so no {@code MemorySegment} is made per call; the memory they point to
  * is a thread's {@link Scratch}, allocated here.
  */
 final class Linking {
 
+    /** Parameters every downcall takes (the most any bound function has). */
+    static final int ARGUMENTS = 6;
+    /** The functions {@link #downcall} did not find, in the order asked. */
+    private static final List<String> MISSING = new CopyOnWriteArrayList<>();
+
     /** The linker, the C library's symbols, and the reflective pieces the bindings are made of. */
     private static final Object LINKER;
     private static final Object LIBC;
     private static final Method FIND;
     private static final Method DOWNCALL;
-    private static final Method DESCRIPTOR;
-    private static final Method VOID_DESCRIPTOR;
-    private static final Class<?> LAYOUT;
-    private static final Class<?> OPTION;
-    private static final Object INT;
-    private static final Object LONG;
-    private static final Object CAPTURE_ERRNO;
-    private static final Method FIRST_VARIADIC;
+    /** {@code FunctionDescriptor}: a {@code long} result, {@link #ARGUMENTS} {@code long} parameters. */
+    private static final Object SHAPE;
+    /** {@code Linker.Option[]}: capture {@code errno}. */
+    private static final Object OPTIONS;
     private static final Method AUTO_ARENA;
     private static final Method ALLOCATE;
     private static final Method ADDRESS;
@@ -57,25 +61,26 @@ final class Linking {
             Class<?> valueLayout = Class.forName("java.lang.foreign.ValueLayout");
             Class<?> arena = Class.forName("java.lang.foreign.Arena");
             Class<?> pathElement = Class.forName("java.lang.foreign.MemoryLayout$PathElement");
-            LAYOUT = Class.forName("java.lang.foreign.MemoryLayout");
-            OPTION = Class.forName("java.lang.foreign.Linker$Option");
+            Class<?> layout = Class.forName("java.lang.foreign.MemoryLayout");
+            Class<?> option = Class.forName("java.lang.foreign.Linker$Option");
             LINKER = linker.getMethod("nativeLinker").invoke(null);
             LIBC = linker.getMethod("defaultLookup").invoke(LINKER);
             FIND = lookup.getMethod("find", String.class);
-            DOWNCALL = linker.getMethod("downcallHandle", segment, descriptor, OPTION.arrayType());
-            Class<?> layouts = LAYOUT.arrayType();
-            DESCRIPTOR = descriptor.getMethod("of", LAYOUT, layouts);
-            VOID_DESCRIPTOR = descriptor.getMethod("ofVoid", layouts);
-            INT = valueLayout.getField("JAVA_INT").get(null);
-            LONG = valueLayout.getField("JAVA_LONG").get(null);
-            CAPTURE_ERRNO = OPTION.getMethod("captureCallState", String[].class).invoke(null, (Object) new String[] {"errno"});
-            FIRST_VARIADIC = OPTION.getMethod("firstVariadicArg", int.class);
-            Object state = OPTION.getMethod("captureStateLayout").invoke(null);
+            DOWNCALL = linker.getMethod("downcallHandle", segment, descriptor, option.arrayType());
+            Object longLayout = valueLayout.getField("JAVA_LONG").get(null);
+            Object parameters = Array.newInstance(layout, ARGUMENTS);
+            for (int i = 0; i < ARGUMENTS; i++) {
+                Array.set(parameters, i, longLayout);
+            }
+            SHAPE = descriptor.getMethod("of", layout, layout.arrayType()).invoke(null, longLayout, parameters);
+            OPTIONS = Array.newInstance(option, 1);
+            Array.set(OPTIONS, 0, option.getMethod("captureCallState", String[].class).invoke(null, (Object) new String[] {"errno"}));
+            Object state = option.getMethod("captureStateLayout").invoke(null);
             Object errnoPath = pathElement.getMethod("groupElement", String.class).invoke(null, "errno");
             Object path = Array.newInstance(pathElement, 1);
             Array.set(path, 0, errnoPath);
-            ERRNO_OFFSET = (int) (long) LAYOUT.getMethod("byteOffset", path.getClass()).invoke(state, path);
-            STATE_SIZE = (int) (long) LAYOUT.getMethod("byteSize").invoke(state);
+            ERRNO_OFFSET = (int) (long) layout.getMethod("byteOffset", path.getClass()).invoke(state, path);
+            STATE_SIZE = (int) (long) layout.getMethod("byteSize").invoke(state);
             AUTO_ARENA = arena.getMethod("ofAuto");
             ALLOCATE = arena.getMethod("allocate", long.class, long.class);
             ADDRESS = segment.getMethod("address");
@@ -93,60 +98,39 @@ final class Linking {
         // Nothing to do: reaching here means the linker was found.
     }
 
+
+    /** The functions the C library lacks of those asked for, comma-separated; empty when it has all. */
+    static String missing() {
+        return String.join(", ", MISSING);
+    }
+
     /**
      * The downcall handle of the C library's {@code name}, or null when the C library has no such
-     * symbol. {@code signature} is the return type, a colon, then the parameter types: {@code i} for
-     * {@code int}, {@code j} for {@code long} (also every pointer, as an address), {@code v} for no
-     * result; a {@code |} before the parameter where a variadic function's variable arguments start.
-     * The handle's type is {@code (Object state, params...) result}: {@code state} is the segment
+     * symbol. Every function is linked with one shape, {@code (Object state, long x 6) long}: on the
+     * 64-bit Linux ABIs cpx runs on ({@link dev.cpx.spi.support.LinuxAbi}) an {@code int} or a pointer
+     * argument travels in the same register as a {@code long}, an {@code int} result is the low half
+     * of the {@code long} one (the callers cast it back), arguments a function does not take are
+     * ignored by it, and the variable arguments of {@code openat}'s mode and {@code ioctl}'s argument
+     * are passed as fixed ones are. One shape means one call stub: the linker makes it once (tens of
+     * milliseconds at start-up) and every further function costs only the binding of its address,
+     * where a descriptor per signature cost as much again for each. {@code state} is the segment
      * {@code errno} is stored in ({@link Scratch#state}).
      */
-    static MethodHandle downcall(String name, String signature) {
+    static MethodHandle downcall(String name) {
         try {
             Optional<?> symbol = (Optional<?>) FIND.invoke(LIBC, name);
             if (symbol.isEmpty()) {
+                MISSING.add(name);
                 return null;
             }
-            int colon = signature.indexOf(':');
-            char result = signature.charAt(0);
-            String params = signature.substring(colon + 1);
-            int variadic = params.indexOf('|');
-            params = params.replace("|", "");
-            Object layouts = Array.newInstance(LAYOUT, params.length());
-            Class<?>[] types = new Class<?>[params.length() + 1];
+            MethodHandle handle = (MethodHandle) DOWNCALL.invoke(LINKER, symbol.get(), SHAPE, OPTIONS);
+            Class<?>[] types = new Class<?>[ARGUMENTS + 1];
+            Arrays.fill(types, long.class);
             types[0] = Object.class;
-            for (int i = 0; i < params.length(); i++) {
-                Array.set(layouts, i, layout(params.charAt(i)));
-                types[i + 1] = type(params.charAt(i));
-            }
-            Object descriptor = result == 'v' ? VOID_DESCRIPTOR.invoke(null, layouts) : DESCRIPTOR.invoke(null, layout(result), layouts);
-            Object options = Array.newInstance(OPTION, variadic < 0 ? 1 : 2);
-            Array.set(options, 0, CAPTURE_ERRNO);
-            if (variadic >= 0) {
-                Array.set(options, 1, FIRST_VARIADIC.invoke(null, variadic));
-            }
-            MethodHandle handle = (MethodHandle) DOWNCALL.invoke(LINKER, symbol.get(), descriptor, options);
-            return handle.asType(MethodType.methodType(type(result), types));
+            return handle.asType(MethodType.methodType(long.class, types));
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("cannot bind " + name + ": " + e.getCause(), e);
         }
-    }
-
-    private static Object layout(char c) {
-        return switch (c) {
-            case 'i' -> INT;
-            case 'j' -> LONG;
-            default -> throw new IllegalArgumentException("type " + c);
-        };
-    }
-
-    private static Class<?> type(char c) {
-        return switch (c) {
-            case 'i' -> int.class;
-            case 'j' -> long.class;
-            case 'v' -> void.class;
-            default -> throw new IllegalArgumentException("type " + c);
-        };
     }
 
     /** Native memory of {@code bytes} bytes, zeroed, freed once {@code owner} holds it no longer. */

@@ -50,6 +50,11 @@ class ChildJvmTest {
         assertTrue(enabled.out.contains("auto ffm"), enabled.out);
         assertTrue(enabled.out.contains("found extras FfmExtras"), enabled.out);
         assertFalse(enabled.err.contains("WARNING"), enabled.err);
+        Result off = probe("-Dcpx.ffm=false", "--enable-native-access=ALL-UNNAMED", "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+                "--add-opens=java.base/java.io=ALL-UNNAMED");
+        assertTrue(off.out.contains("engine Availability[available=false, reason=turned off (-Dcpx.ffm=false)]"), off.out);
+        assertTrue(off.out.contains("auto native"), off.out);
+        assertTrue(off.out.contains("found extras NativeExtras"), off.out);
     }
 
     private record Result(String out, String err) {
