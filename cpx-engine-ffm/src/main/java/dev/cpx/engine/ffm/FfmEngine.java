@@ -13,9 +13,9 @@ import java.nio.channels.FileChannel;
  * The Linux engine of the native one ({@code copy_file_range}, then {@code sendfile}, then
  * read/write; holes kept with {@code SEEK_DATA}/{@code SEEK_HOLE}; {@code ioctl(FICLONE)}), the same
  * copy logic ({@link KernelCopy}, {@link SparseCopy}), with the C library called through the Foreign
- * Function &amp; Memory API instead of JNA: a fraction of JNA's cost per call. Available on JDK 22
- * and later only, where {@code --engine=auto} prefers it to the native engine; on JDK 17 to 21 it
- * says so and is never chosen.
+ * Function &amp; Memory API instead of JNA: a fraction of JNA's cost per call, but more to start.
+ * Available on JDK 22 and later only, where {@code --engine=auto} chooses it when JNA cannot load, or
+ * always with {@code -Dcpx.ffm=prefer}; on JDK 17 to 21 it says why not and is never chosen.
  */
 public final class FfmEngine implements CopyEngine {
 
@@ -35,10 +35,13 @@ public final class FfmEngine implements CopyEngine {
         return libc.available() ? FileDescriptors.availability() : libc;
     }
 
-    /** Above the native engine's 100: where both can run, this one calls the kernel for less. */
+    /**
+     * Below the native engine's 100, so {@code auto} falls back to this one where JNA cannot load;
+     * above it with {@code -Dcpx.ffm=prefer} ({@link FfmSupport#preferred()} says why not by default).
+     */
     @Override
     public int priority() {
-        return 110;
+        return FfmSupport.preferred() ? 110 : 90;
     }
 
     @Override

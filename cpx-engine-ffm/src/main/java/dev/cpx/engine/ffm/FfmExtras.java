@@ -22,8 +22,8 @@ import java.util.OptionalLong;
 /**
  * The native engine's {@link PosixExtras} (special files, times to the nanosecond on links, extended
  * attributes of every namespace, unnamed files, the descriptor calls) through downcall handles:
- * the same calls, the same exceptions and words ({@link Errno}). Preferred to JNA's where both are
- * available ({@link #priority()}), so on JDK 22 and later JNA need not load at all.
+ * the same calls, the same exceptions and words ({@link Errno}). Used where JNA's cannot load, or,
+ * with {@code -Dcpx.ffm=prefer}, before them ({@link #priority()}): then JNA does not load at all.
  */
 public final class FfmExtras implements PosixExtras {
 
@@ -32,10 +32,10 @@ public final class FfmExtras implements PosixExtras {
         return FfmSupport.libc();
     }
 
-    /** Above the native support's 0: on JDK 22 and later these are looked at first. */
+    /** Below the native support's 0 (used where JNA cannot load), above it with {@code -Dcpx.ffm=prefer}. */
     @Override
     public int priority() {
-        return 10;
+        return FfmSupport.preferred() ? 10 : -10;
     }
 
     @Override

@@ -16,17 +16,35 @@ final class FfmSupport {
     /** The first JDK in which {@code java.lang.foreign} is final. */
     static final int FIRST_JDK = 22;
 
-    /** {@code -Dcpx.ffm=false} (e.g. in {@code CPX_JAVA_OPTS}) turns the engine and its extras off: JNA's are used instead. */
+    /**
+     * {@code -Dcpx.ffm=false} (e.g. in {@code CPX_JAVA_OPTS}) turns the engine and its extras off;
+     * {@code -Dcpx.ffm=prefer} makes {@code auto} and the extras lookup choose them over the native
+     * (JNA) ones ({@link #preferred()}).
+     */
     static final String SWITCH = "cpx.ffm";
 
-    private static final Availability LIBC = load();
+    /** Decided on first use: binding costs start-up time, which choosing another engine need not pay. */
+    private static final class Loaded {
+        static final Availability LIBC = load();
+    }
 
     private FfmSupport() {
     }
 
+    /**
+     * Whether to choose this module over the native (JNA) one where both run: only when asked
+     * ({@code -Dcpx.ffm=prefer}). Measured on JDK 25 (docs/engines-ffm.md), a copy of 1,000 or
+     * 10,000 files was slower with it, each with a class data archive trained its own way: what
+     * {@code java.lang.foreign} costs to start up is more than its cheaper calls save there. Without
+     * the preference it is what auto and the extras lookup fall back to where JNA cannot load.
+     */
+    static boolean preferred() {
+        return "prefer".equals(System.getProperty(SWITCH));
+    }
+
     /** Whether {@link LibC} is usable. */
     static Availability libc() {
-        return LIBC;
+        return Loaded.LIBC;
     }
 
     private static Availability load() {
