@@ -221,6 +221,19 @@ public final class Errno {
                 || errno == EPERM || errno == EBADF || errno == ETXTBSY;
     }
 
+    /** Whether {@code open(O_TMPFILE)} failing with {@code errno} means the file system has no unnamed files (use a temporary name). */
+    public static boolean meansNoUnnamedFiles(int errno) {
+        return errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL;
+    }
+
+    /**
+     * Whether {@code linkat(fd, "", ..., AT_EMPTY_PATH)} failing with {@code errno} means it is not
+     * allowed here (it needs CAP_DAC_READ_SEARCH): link through {@code /proc/self/fd/N} instead.
+     */
+    public static boolean meansLinkByDescriptorRefused(int errno) {
+        return errno == ENOENT || errno == EPERM || errno == EINVAL;
+    }
+
     /** An exception for a failed data copy; its message is the system's reason. */
     public static IOException copyFailure(int errno) {
         return new IOException(message(errno));

@@ -23,6 +23,15 @@ public final class Fcntl {
     /** {@code __O_TMPFILE | O_DIRECTORY}. */
     public static final int O_TMPFILE = 020200000;
 
+    /** {@link dev.cpx.spi.Descriptors#openDirectory}: to list and open entries in. */
+    public static final int OPEN_DIRECTORY = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
+    /** {@link dev.cpx.spi.Descriptors#openDirectoryToWrite}: to make entries in, nothing read. */
+    public static final int OPEN_DIRECTORY_TO_WRITE = O_PATH | O_DIRECTORY | O_CLOEXEC;
+    /** {@link dev.cpx.spi.Descriptors#openFile}: never follows a link, never waits. */
+    public static final int OPEN_ENTRY = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
+    /** A new unnamed file, readable so a copy can be verified. */
+    public static final int CREATE_UNNAMED = O_TMPFILE | O_RDWR | O_CLOEXEC;
+
     private Fcntl() {
     }
 }

@@ -1,5 +1,8 @@
 package dev.cpx.spi.support;
 
+import java.nio.channels.FileChannel;
+import java.util.OptionalLong;
+
 /**
  * The few system calls {@link KernelCopy} and {@link SparseCopy} make, as an engine binds them (JNA,
  * the Foreign Function & Memory API): each a thin pass-through that returns -1 on failure with the
@@ -32,4 +35,15 @@ public interface KernelCalls {
 
     /** This thread's {@code errno} after its last failed call here. */
     int errno();
+
+    /** {@link dev.cpx.spi.PosixExtras#allocatedBytes} through {@link #allocation}. */
+    default OptionalLong allocatedBytes(FileChannel file) {
+        Allocation allocation;
+        try {
+            allocation = allocation(FileDescriptors.of(file));
+        } catch (IllegalStateException e) {
+            return OptionalLong.empty();
+        }
+        return allocation == null ? OptionalLong.empty() : OptionalLong.of(allocation.allocated());
+    }
 }

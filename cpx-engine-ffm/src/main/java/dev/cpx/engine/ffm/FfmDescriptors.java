@@ -36,12 +36,12 @@ final class FfmDescriptors implements Descriptors {
 
     @Override
     public int openDirectory(Path directory) throws IOException {
-        return open(directory, Fcntl.O_RDONLY | Fcntl.O_DIRECTORY | Fcntl.O_CLOEXEC);
+        return open(directory, Fcntl.OPEN_DIRECTORY);
     }
 
     @Override
     public int openDirectoryToWrite(Path directory) throws IOException {
-        return open(directory, Fcntl.O_PATH | Fcntl.O_DIRECTORY | Fcntl.O_CLOEXEC);
+        return open(directory, Fcntl.OPEN_DIRECTORY_TO_WRITE);
     }
 
     private static int open(Path path, int flags) throws IOException {
@@ -80,7 +80,7 @@ final class FfmDescriptors implements Descriptors {
     public int openFile(int directory, byte[] name) throws IOException {
         Scratch s = Scratch.get();
         name(s, name);
-        int fd = LibC.openat(s, directory, s.pathA, Fcntl.O_RDONLY | Fcntl.O_NOFOLLOW | Fcntl.O_NONBLOCK | Fcntl.O_CLOEXEC, 0);
+        int fd = LibC.openat(s, directory, s.pathA, Fcntl.OPEN_ENTRY, 0);
         if (fd < 0) {
             throw Errno.forName(s.errno(), name);
         }
@@ -120,10 +120,10 @@ final class FfmDescriptors implements Descriptors {
     public OptionalInt createUnnamed(int directory, int mode) throws IOException {
         Scratch s = Scratch.get();
         s.pathA(DOT);
-        int fd = LibC.openat(s, directory, s.pathA, Fcntl.O_TMPFILE | Fcntl.O_RDWR | Fcntl.O_CLOEXEC, mode & 07777);
+        int fd = LibC.openat(s, directory, s.pathA, Fcntl.CREATE_UNNAMED, mode & 07777);
         if (fd < 0) {
             int errno = s.errno();
-            if (errno == Errno.EOPNOTSUPP || errno == Errno.EISDIR || errno == Errno.EINVAL) {
+            if (Errno.meansNoUnnamedFiles(errno)) {
                 return OptionalInt.empty();
             }
             throw Errno.forName(errno, DOT);
@@ -155,7 +155,7 @@ final class FfmDescriptors implements Descriptors {
                 return 0;
             }
             int errno = s.errno();
-            if (errno != Errno.ENOENT && errno != Errno.EPERM && errno != Errno.EINVAL) {
+            if (!Errno.meansLinkByDescriptorRefused(errno)) {
                 return errno;
             }
             linkByDescriptor = false;

@@ -3,7 +3,6 @@ package dev.cpx.engine.ffm;
 import dev.cpx.spi.Availability;
 import dev.cpx.spi.Descriptors;
 import dev.cpx.spi.PosixExtras;
-import dev.cpx.spi.support.Allocation;
 import dev.cpx.spi.support.Errno;
 import dev.cpx.spi.support.Fcntl;
 import dev.cpx.spi.support.FileDescriptors;
@@ -54,10 +53,10 @@ public final class FfmExtras implements PosixExtras {
     @Override
     public Optional<FileChannel> createUnnamed(Path directory, int mode) throws IOException {
         Scratch s = path(directory);
-        int fd = LibC.openat(s, Fcntl.AT_FDCWD, s.pathA, Fcntl.O_TMPFILE | Fcntl.O_RDWR | Fcntl.O_CLOEXEC, mode & 07777);
+        int fd = LibC.openat(s, Fcntl.AT_FDCWD, s.pathA, Fcntl.CREATE_UNNAMED, mode & 07777);
         if (fd < 0) {
             int errno = s.errno();
-            if (errno == Errno.EOPNOTSUPP || errno == Errno.EISDIR || errno == Errno.EINVAL) {
+            if (Errno.meansNoUnnamedFiles(errno)) {
                 return Optional.empty();
             }
             throw Errno.forPath(errno, directory);
@@ -90,13 +89,7 @@ public final class FfmExtras implements PosixExtras {
 
     @Override
     public OptionalLong allocatedBytes(FileChannel file) {
-        Allocation allocation;
-        try {
-            allocation = FfmKernelCalls.INSTANCE.allocation(FileDescriptors.of(file));
-        } catch (IllegalStateException e) {
-            return OptionalLong.empty();
-        }
-        return allocation == null ? OptionalLong.empty() : OptionalLong.of(allocation.allocated());
+        return FfmKernelCalls.INSTANCE.allocatedBytes(file);
     }
 
     @Override

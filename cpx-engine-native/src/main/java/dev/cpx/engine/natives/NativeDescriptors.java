@@ -65,12 +65,12 @@ final class NativeDescriptors implements Descriptors {
 
     @Override
     public int openDirectory(Path directory) throws IOException {
-        return open(directory, Fcntl.O_RDONLY | Fcntl.O_DIRECTORY | Fcntl.O_CLOEXEC);
+        return open(directory, Fcntl.OPEN_DIRECTORY);
     }
 
     @Override
     public int openDirectoryToWrite(Path directory) throws IOException {
-        return open(directory, Fcntl.O_PATH | Fcntl.O_DIRECTORY | Fcntl.O_CLOEXEC);
+        return open(directory, Fcntl.OPEN_DIRECTORY_TO_WRITE);
     }
 
     private static int open(Path path, int flags) throws IOException {
@@ -102,7 +102,7 @@ final class NativeDescriptors implements Descriptors {
 
     @Override
     public int openFile(int directory, byte[] name) throws IOException {
-        int flags = Fcntl.O_RDONLY | Fcntl.O_NOFOLLOW | Fcntl.O_NONBLOCK | Fcntl.O_CLOEXEC;
+        int flags = Fcntl.OPEN_ENTRY;
         long c = BUFFERS.get().name(name);
         int fd = c != 0 ? LibCBuffers.openat(directory, c, flags, 0) : LibCAt.openat(directory, cName(name), flags, 0);
         if (fd < 0) {
@@ -145,10 +145,10 @@ final class NativeDescriptors implements Descriptors {
 
     @Override
     public OptionalInt createUnnamed(int directory, int mode) throws IOException {
-        int fd = LibCBuffers.openat(directory, DOT_NAME, Fcntl.O_TMPFILE | Fcntl.O_RDWR | Fcntl.O_CLOEXEC, mode & 07777);
+        int fd = LibCBuffers.openat(directory, DOT_NAME, Fcntl.CREATE_UNNAMED, mode & 07777);
         if (fd < 0) {
             int errno = LibC.errno();
-            if (errno == Errno.EOPNOTSUPP || errno == Errno.EISDIR || errno == Errno.EINVAL) {
+            if (Errno.meansNoUnnamedFiles(errno)) {
                 return OptionalInt.empty();
             }
             throw Errno.forName(errno, DOT);
@@ -167,7 +167,7 @@ final class NativeDescriptors implements Descriptors {
                 return;
             }
             int errno = LibC.errno();
-            if (errno != Errno.ENOENT && errno != Errno.EPERM && errno != Errno.EINVAL) {
+            if (!Errno.meansLinkByDescriptorRefused(errno)) {
                 throw Errno.forName(errno, name);
             }
             linkByDescriptor = false;

@@ -3,7 +3,6 @@ package dev.cpx.engine.natives;
 import dev.cpx.spi.Availability;
 import dev.cpx.spi.Descriptors;
 import dev.cpx.spi.PosixExtras;
-import dev.cpx.spi.support.Allocation;
 import dev.cpx.spi.support.Errno;
 import dev.cpx.spi.support.Fcntl;
 import dev.cpx.spi.support.FileDescriptors;
@@ -59,10 +58,10 @@ public final class NativeExtras implements PosixExtras {
      */
     @Override
     public Optional<FileChannel> createUnnamed(Path directory, int mode) throws IOException {
-        int fd = LibC.open(cPath(directory), Fcntl.O_TMPFILE | Fcntl.O_RDWR | Fcntl.O_CLOEXEC, mode & 07777);
+        int fd = LibC.open(cPath(directory), Fcntl.CREATE_UNNAMED, mode & 07777);
         if (fd < 0) {
             int errno = LibC.errno();
-            if (errno == Errno.EOPNOTSUPP || errno == Errno.EISDIR || errno == Errno.EINVAL) {
+            if (Errno.meansNoUnnamedFiles(errno)) {
                 return Optional.empty();
             }
             throw Errno.forPath(errno, directory);
@@ -85,7 +84,7 @@ public final class NativeExtras implements PosixExtras {
                 return;
             }
             int errno = LibC.errno();
-            if (errno != Errno.ENOENT && errno != Errno.EPERM && errno != Errno.EINVAL) {
+            if (!Errno.meansLinkByDescriptorRefused(errno)) {
                 throw Errno.forPath(errno, target);
             }
             linkByDescriptor = false;
@@ -104,13 +103,7 @@ public final class NativeExtras implements PosixExtras {
 
     @Override
     public OptionalLong allocatedBytes(FileChannel file) {
-        Allocation allocation;
-        try {
-            allocation = NativeKernelCalls.INSTANCE.allocation(FileDescriptors.of(file));
-        } catch (IllegalStateException e) {
-            return OptionalLong.empty();
-        }
-        return allocation == null ? OptionalLong.empty() : OptionalLong.of(allocation.allocated());
+        return NativeKernelCalls.INSTANCE.allocatedBytes(file);
     }
 
     @Override
