@@ -133,7 +133,7 @@ final class Linking {
         }
     }
 
-    /** Native memory of {@code bytes} bytes, zeroed, freed once {@code owner} holds it no longer. */
+    /** Native memory of {@code bytes} bytes, zeroed, from an automatic arena: freed once its segment is unreachable. */
     static Memory allocate(long bytes) {
         try {
             Object segment = ALLOCATE.invoke(AUTO_ARENA.invoke(null), bytes, 16L);

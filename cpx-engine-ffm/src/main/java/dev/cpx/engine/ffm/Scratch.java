@@ -5,8 +5,9 @@ import java.nio.ByteBuffer;
 
 /**
  * A thread's native memory for its calls: the segment {@code errno} is captured in (at its start),
- * two offsets ({@code loff_t}), two times ({@code struct timespec}), a {@code struct statx}, two NUL-terminated paths, and, made on first
- * use, the {@code getdents64} buffer and the extended attribute buffer. Java reads and writes it
+ * two offsets ({@code loff_t}), two times ({@code struct timespec}), a {@code struct statx}, two
+ * NUL-terminated paths, and, made on first use, the {@code getdents64} buffer and the extended
+ * attribute buffer. Java reads and writes it
  * through {@link #buffer}; the calls get addresses. Nothing is allocated per call.
  */
 final class Scratch {
