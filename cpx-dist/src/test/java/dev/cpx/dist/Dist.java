@@ -73,6 +73,11 @@ final class Dist {
      * plus {@code env} (a null value removes a variable).
      */
     static Result run(Path dir, Map<String, String> env, String... command) throws IOException, InterruptedException {
+        return run(dir, env, 120, command);
+    }
+
+    /** {@link #run(Path, Map, String...)}, waiting up to {@code timeoutSeconds} (apt waits for its lock). */
+    static Result run(Path dir, Map<String, String> env, long timeoutSeconds, String... command) throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(List.of(command)).directory(dir.toFile());
         pb.environment().keySet().removeIf(k -> k.equals("JAVA_HOME") || k.startsWith("CPX_"));
         env.forEach((k, v) -> {
@@ -87,7 +92,7 @@ final class Dist {
         try {
             pb.redirectOutput(out.toFile()).redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
             Process p = pb.start();
-            if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
                 throw new IOException("timed out: " + String.join(" ", command));
             }
