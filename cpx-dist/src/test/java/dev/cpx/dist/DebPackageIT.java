@@ -8,14 +8,16 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.cpx.testing.Trees;
 import dev.cpx.testing.Trees.Detail;
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -72,6 +74,7 @@ class DebPackageIT {
         assumeTrue(!packagesBefore.contains("cpx"), "a cpx package is installed already: this test would replace it, then remove it");
 
         Set<String> before = fileList();
+        Set<String> ownedBefore = ownedByPackages();
         try {
             Dist.Result install = Dist.run(dir, APT_ENV, APT_SECONDS, "apt-get", "-o", "DPkg::Lock::Timeout=600", "install", "-y",
                     "--no-install-recommends", DEB.toAbsolutePath().toString());
@@ -90,12 +93,15 @@ class DebPackageIT {
             assertEquals(0, purge.exit(), purge::toString);
         }
         assertFalse(installedPackages().contains("cpx"), "cpx is purged");
+        // What other packages' installs and removals meanwhile changed (on a shared machine) is not cpx's
+        // doing: dpkg never lets cpx's purge remove another package's file, nor leave one cpx owned.
         Set<String> after = fileList();
         Set<String> left = new TreeSet<>(after);
         left.removeAll(before);
-        left.removeAll(ownedByAPackage(left));
+        left.removeAll(ownedByPackages());
         Set<String> gone = new TreeSet<>(before);
         gone.removeAll(after);
+        gone.removeAll(ownedBefore);
         assertEquals(Set.of(), left, "files the package left behind");
         assertEquals(Set.of(), gone, "files that were there before the package and are gone");
     }
@@ -145,9 +151,23 @@ class DebPackageIT {
         // The trigger on /usr/lib/jvm (any Java package installed, upgraded or removed) remakes it.
         Dist.Result trigger = Dist.run(dir, APT_ENV, APT_SECONDS, "dpkg-trigger", "--by-package=cpx", "--no-await", "/usr/lib/jvm");
         assertEquals(0, trigger.exit(), trigger::toString);
-        Dist.Result triggered = Dist.run(dir, APT_ENV, APT_SECONDS, "dpkg", "--triggers-only", "cpx");
+        Dist.Result triggered = dpkgWhenUnlocked("--triggers-only", "cpx");
         assertEquals(0, triggered.exit(), triggered::toString);
         assertTrue(mainComesFromTheArchive(user), "the trigger remade the archive: " + triggered);
+    }
+
+    /** dpkg with {@code args}, tried again while another install holds dpkg's lock (dpkg does not wait, as apt can), up to 600 s. */
+    private Dist.Result dpkgWhenUnlocked(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of("dpkg"));
+        command.addAll(List.of(args));
+        long end = System.nanoTime() + 600_000_000_000L;
+        while (true) {
+            Dist.Result r = Dist.run(dir, APT_ENV, APT_SECONDS, command.toArray(String[]::new));
+            if (r.exit() == 0 || !r.err().contains("lock") || System.nanoTime() > end) {
+                return r;
+            }
+            Thread.sleep(2000);
+        }
     }
 
     /** The archive postinst recorded in /var/cache/cpx/cpx.conf. */
@@ -224,17 +244,19 @@ class DebPackageIT {
         return paths;
     }
 
-    /** Those of {@code paths} that an installed package (another one: cpx is purged) owns. */
-    private Set<String> ownedByAPackage(Set<String> paths) {
-        return paths.stream().filter(p -> {
-            try {
-                return Dist.run(dir, Map.of(), "dpkg-query", "-S", p).exit() == 0;
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
+    /** The paths that installed packages own now (dpkg's file lists). */
+    private static Set<String> ownedByPackages() throws IOException {
+        Set<String> owned = new HashSet<>();
+        try (var lists = Files.newDirectoryStream(Path.of("/var/lib/dpkg/info"), "*.list")) {
+            for (Path list : lists) {
+                try {
+                    // Decoded as Path.toString decodes names (UTF-8 here): compared as text only.
+                    new String(Files.readAllBytes(list), StandardCharsets.UTF_8).lines().forEach(owned::add);
+                } catch (NoSuchFileException e) {
+                    // A package removed meanwhile.
+                }
             }
-        }).collect(Collectors.toSet());
+        }
+        return owned;
     }
 }
