@@ -123,7 +123,7 @@ class DebPackageIT {
         assertEquals(0, version.exit(), version::toString);
         assertEquals("", version.err(), version::toString);
         assertTrue(version.out().startsWith("cpx " + Dist.VERSION + "\n"), version::toString);
-        assertTrue(mainComesFromTheArchive(user), "cpx's classes come from " + archive);
+        assertTrue(Dist.mainComesFromAnArchive(dir, user, "cpx"), "cpx's classes come from " + archive);
 
         // A real tree, copied as cp -a copies it (a snapshot of /usr/share/doc first, which apt may change meanwhile).
         Path src = dir.resolve("doc");
@@ -146,14 +146,14 @@ class DebPackageIT {
         Files.write(archive, new byte[4096]);
         Dist.Result stale = Dist.run(dir, user, "cpx", "--version");
         assertEquals(version, stale, "a stale archive changes nothing that is printed");
-        assertFalse(mainComesFromTheArchive(user), "a stale archive is not used");
+        assertFalse(Dist.mainComesFromAnArchive(dir, user, "cpx"), "a stale archive is not used");
 
         // The trigger on /usr/lib/jvm (any Java package installed, upgraded or removed) remakes it.
         Dist.Result trigger = Dist.run(dir, APT_ENV, APT_SECONDS, "dpkg-trigger", "--by-package=cpx", "--no-await", "/usr/lib/jvm");
         assertEquals(0, trigger.exit(), trigger::toString);
         Dist.Result triggered = dpkgWhenUnlocked("--triggers-only", "cpx");
         assertEquals(0, triggered.exit(), triggered::toString);
-        assertTrue(mainComesFromTheArchive(user), "the trigger remade the archive: " + triggered);
+        assertTrue(Dist.mainComesFromAnArchive(dir, user, "cpx"), "the trigger remade the archive: " + triggered);
     }
 
     /** dpkg with {@code args}, tried again while another install holds dpkg's lock (dpkg does not wait, as apt can), up to 600 s. */
@@ -175,19 +175,6 @@ class DebPackageIT {
         String conf = Files.readString(STATE.resolve("cpx.conf"));
         return Dist.lines(conf).stream().filter(l -> l.startsWith("cpx_installed_archive=")).findFirst()
                 .map(l -> Path.of(l.substring("cpx_installed_archive=".length()))).orElseThrow(() -> new AssertionError(conf));
-    }
-
-    /** Whether the launcher's JVM loads cpx's main class from a class data sharing archive (the JDK's own has none of cpx's classes). */
-    private boolean mainComesFromTheArchive(Map<String, String> env) throws Exception {
-        Path log = dir.resolve("class-load.log");
-        Files.deleteIfExists(log);
-        Map<String, String> withLog = new HashMap<>(env);
-        withLog.put("CPX_JAVA_OPTS", "-Xlog:class+load=info:file=" + log);
-        Dist.Result r = Dist.run(dir, withLog, "cpx", "--version");
-        assertEquals(0, r.exit(), r::toString);
-        String main = Dist.lines(Files.readString(log)).stream().filter(l -> l.contains(" dev.cpx.cli.Main ")).findFirst()
-                .orElseThrow(() -> new AssertionError("dev.cpx.cli.Main not in the class loading log"));
-        return main.contains("source: shared objects file");
     }
 
     /**

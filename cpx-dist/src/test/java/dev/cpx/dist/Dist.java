@@ -103,6 +103,26 @@ final class Dist {
         }
     }
 
+    /**
+     * Whether {@code launcher --version}, run in {@code dir} with {@code env}, loads cpx's main class from a
+     * class data sharing archive (the JDK's own archive has none of cpx's classes), as the JVM's class
+     * loading log says.
+     */
+    static boolean mainComesFromAnArchive(Path dir, Map<String, String> env, String launcher) throws Exception {
+        Path log = Files.createTempFile(dir, "class-load", ".log");
+        try {
+            Map<String, String> withLog = new HashMap<>(env);
+            withLog.put("CPX_JAVA_OPTS", "-Xlog:class+load=info:file=" + log);
+            Result r = run(dir, withLog, launcher, "--version");
+            assertEquals(0, r.exit(), r::toString);
+            String main = lines(Files.readString(log)).stream().filter(l -> l.contains(" dev.cpx.cli.Main ")).findFirst()
+                    .orElseThrow(() -> new AssertionError("dev.cpx.cli.Main not in the class loading log"));
+            return main.contains("source: shared objects file");
+        } finally {
+            Files.deleteIfExists(log);
+        }
+    }
+
     /** The first of {@code candidates} that is an executable file, or null. */
     static Path tool(String... candidates) {
         for (String c : candidates) {
