@@ -97,7 +97,7 @@ public final class Anchors {
         try {
             s = openSide(from, true, followSource);
         } catch (IOException e) {
-            throw new OpenFailure(source, e);
+            throw new OpenFailure(source, true, e);
         }
         try {
             if (stagedAs != null) {
@@ -108,7 +108,7 @@ public final class Anchors {
             return DirectoryPair.of(descriptors, s, openSide(into, false, followTarget), staged);
         } catch (IOException e) {
             descriptors.close(s);
-            throw new OpenFailure(target, e);
+            throw new OpenFailure(target, false, e);
         } catch (RuntimeException e) {
             descriptors.close(s);
             throw e;
@@ -177,10 +177,17 @@ public final class Anchors {
     public static final class OpenFailure extends IOException {
         private static final long serialVersionUID = 1L;
         private final transient Path path;
+        private final boolean source;
 
-        OpenFailure(Path path, IOException cause) {
+        OpenFailure(Path path, boolean source, IOException cause) {
             super(cause);
             this.path = path;
+            this.source = source;
+        }
+
+        /** Whether it was the source directory (else the copy) that could not be opened. */
+        public boolean source() {
+            return source;
         }
 
         /** The directory, as it is reported. */

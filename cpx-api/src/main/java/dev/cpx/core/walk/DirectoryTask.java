@@ -48,7 +48,7 @@ final class DirectoryTask extends Task {
     private final Operand operand;
     /** The source directory and its copy, open while this task runs and until it completes; null: by paths. */
     private DirectoryPair dirs;
-    /** The directories could not be opened where they were (replaced meanwhile): nothing of them is touched again. */
+    /** The copy could not be opened where it was made (replaced meanwhile): nothing of it is touched again. */
     private boolean unreachable;
 
     DirectoryTask(Task parent, RunContext context, Dispatch dispatch, Entry directory, Directories.State state, Operand operand) {
@@ -79,7 +79,10 @@ final class DirectoryTask extends Task {
                 dirs = anchors.open(directory.source(), directory.target(), follow, followTarget(anchors),
                         dispatch.directories().stagedAs(directory.target()));
             } catch (Anchors.OpenFailure e) {
-                unreachable = true;
+                // A source that cannot be read still has a copy, which gets its attributes as GNU cp gives
+                // them (reached through its parent, held); a copy that cannot be opened where it was made
+                // has been replaced, and nothing of it is touched again.
+                unreachable = !e.source();
                 context.outcomes().failed(EntryKind.DIRECTORY, directory.source(), directory.target(),
                         Diagnostic.of("cannot access {0}", e.path(), Diagnostic.reasonOf(e.reason())));
                 return;
