@@ -31,6 +31,9 @@ public final class Claims {
     private final PlanDirectory plan;
     private final Who me;
     private Deque<String> pending;
+    private int misses;
+    /** Failed claims in a row after which the list of chunks to do is read again. */
+    private static final int RELIST_AFTER = 4;
 
     /** A worker's identity as a claimed chunk's name carries it. */
     record Who(String host, long pid, long startMillis, int sequence) {
@@ -118,7 +121,8 @@ public final class Claims {
 
     /** Claims the next chunk to copy: one not claimed yet, else one whose holder is gone; empty when none is left. */
     public Optional<Claim> next() throws IOException {
-        if (pending == null) {
+        if (pending == null || misses >= RELIST_AFTER) {
+            misses = 0;
             List<String> names = PlanDirectory.list(plan.todo());
             Collections.sort(names);
             // Each worker starts at its own place, so claimers rarely race for the same file.
@@ -133,8 +137,13 @@ public final class Claims {
             try {
                 move(plan.todo().resolve(chunk), file);
             } catch (NoSuchFileException e) {
+                // Taken by another worker: after a few of these the list is stale, read it again.
+                if (++misses >= RELIST_AFTER) {
+                    return next();
+                }
                 continue;
             }
+            misses = 0;
             Claim c = new Claim(chunk, file);
             c.renew();
             return Optional.of(c);
