@@ -24,7 +24,7 @@ final class ClusterSession {
 
     /** Options that --work, --finish and --status accept: how they run and report, not what they copy. */
     private static final Set<String> RUN_OPTIONS = Set.of("--work", "--finish", "--status", "--jobs", "--json", "--quiet",
-            "--no-summary", "--summary", "--progress", "--no-progress", "--debug", "--no-config", "--engine", "--verbose");
+            "--no-summary", "--summary", "--progress", "--no-progress", "--debug", "--no-config", "--plugin-path", "--verbose");
 
     private final CpxCommand command;
     private final ClusterOptions cluster;
