@@ -102,23 +102,9 @@ public final class CopyPlan {
     public WorkDone work(int jobs, Consumer<String> log) throws IOException, InterruptedException {
         PlanDirectory plan = PlanDirectory.open(directory);
         Worker.Result r = new Worker(plan, cpx::start, jobs, log).run();
-        long files = 0;
-        long symlinks = 0;
-        long specials = 0;
-        long bytes = 0;
-        long skipped = 0;
-        long failed = 0;
         List<FileOutcome> failures = new ArrayList<>();
-        for (ChunkReport c : r.chunks()) {
-            files += c.files();
-            symlinks += c.symlinks();
-            specials += c.specials();
-            bytes += c.bytes();
-            skipped += c.skipped();
-            failed += c.failed();
-            failures.addAll(c.failures());
-        }
-        CopySummary s = new CopySummary(files, 0, symlinks, specials, bytes, skipped, failed, Duration.ofNanos(r.nanos()), false);
+        r.chunks().forEach(c -> failures.addAll(c.failures()));
+        CopySummary s = ChunkReport.sum(r.chunks(), 0, 0, Duration.ofNanos(r.nanos()));
         return new WorkDone(r.chunks().size(), s, failures, r.rejected());
     }
 

@@ -36,8 +36,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Copies one chunk with the single-machine engine: the chunk's entries, grouped by destination
- * directory, go to {@code cp SOURCE... DIRECTORY} runs (at most {@link #BATCH} sources each, up to
- * {@code jobs} at once), with the plan's options and {@code --resume}'s rules, so copying a chunk
+ * directory, go to {@code cp SOURCE... DIRECTORY} runs (at most {@link #BATCH} sources each, {@link #RUNS}
+ * at once, each with {@code jobs} threads), with the plan's options and {@code --resume}'s rules, so copying a chunk
  * again skips what is complete. The second and later names of a hard-linked inode are linked to the
  * first one's copy. Nothing is copied of a chunk whose checksum differs from the manifest's.
  */
@@ -50,6 +50,8 @@ public final class ChunkCopier {
 
     /** Sources per single-machine run. */
     static final int BATCH = 64;
+    /** Single-machine runs at once, each with the worker's {@code -j} threads: one run's last files overlap the next one's first. */
+    static final int RUNS = 2;
 
     private final PlanDirectory plan;
     private final CopyOptions options;
@@ -61,7 +63,7 @@ public final class ChunkCopier {
         CopyOptions o = plan.options();
         boolean followInside = o.effectiveDereference() == Dereference.ALWAYS;
         // The walk happened at plan time: the entries are named one by one.
-        this.options = o.toBuilder().excludes(List.of()).resume(true).jobs(1)
+        this.options = o.toBuilder().excludes(List.of()).resume(true).jobs(Math.max(1, jobs))
                 .dereference(followInside ? Dereference.ALWAYS : Dereference.NEVER).build();
         this.starter = starter;
         this.jobs = Math.max(1, jobs);
@@ -137,7 +139,7 @@ public final class ChunkCopier {
                 }
             }
         };
-        ExecutorService pool = Executors.newFixedThreadPool(jobs, r -> {
+        ExecutorService pool = Executors.newFixedThreadPool(RUNS, r -> {
             Thread t = new Thread(r, "cpx-chunk");
             t.setDaemon(true);
             return t;

@@ -30,6 +30,29 @@ public record ChunkReport(String chunk, String worker, long files, long symlinks
         failures = List.copyOf(failures);
     }
 
+    /**
+     * The totals of {@code reports} as a summary, with {@code directories} and {@code moreFailed}
+     * (failures outside the reports) added.
+     */
+    public static dev.cpx.api.CopySummary sum(List<ChunkReport> reports, long directories, long moreFailed,
+            java.time.Duration elapsed) {
+        long files = 0;
+        long symlinks = 0;
+        long specials = 0;
+        long bytes = 0;
+        long skipped = 0;
+        long failed = moreFailed;
+        for (ChunkReport c : reports) {
+            files += c.files();
+            symlinks += c.symlinks();
+            specials += c.specials();
+            bytes += c.bytes();
+            skipped += c.skipped();
+            failed += c.failed();
+        }
+        return new dev.cpx.api.CopySummary(files, directories, symlinks, specials, bytes, skipped, failed, elapsed, false);
+    }
+
     byte[] render() {
         StringBuilder sb = new StringBuilder(HEADER).append('\n');
         sb.append("chunk ").append(chunk).append('\n');

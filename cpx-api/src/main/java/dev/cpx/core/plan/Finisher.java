@@ -54,12 +54,8 @@ public final class Finisher {
         Set<String> done = new HashSet<>(PlanDirectory.list(plan.done()));
         List<String> notDone = new ArrayList<>();
         List<FileOutcome> failures = Collections.synchronizedList(new ArrayList<>());
-        long files = 0;
-        long symlinks = 0;
-        long specials = 0;
-        long bytes = 0;
-        long skipped = 0;
         long failed = 0;
+        List<ChunkReport> reports = new ArrayList<>();
         List<String[]> holders = Claims.holders(plan);
         for (Manifest.Chunk c : plan.manifest().chunks()) {
             if (!done.contains(c.name())) {
@@ -72,12 +68,7 @@ public final class Finisher {
                 continue;
             }
             ChunkReport r = ChunkReport.read(plan.reports().resolve(c.name()));
-            files += r.files();
-            symlinks += r.symlinks();
-            specials += r.specials();
-            bytes += r.bytes();
-            skipped += r.skipped();
-            failed += r.failed();
+            reports.add(r);
             failures.addAll(r.failures());
             if (!r.rejected().isEmpty()) {
                 failed++;
@@ -94,8 +85,8 @@ public final class Finisher {
         if (Files.exists(started)) {
             elapsed = Math.max(elapsed, (System.currentTimeMillis() - Files.getLastModifiedTime(started).toMillis()) * 1_000_000L);
         }
-        CopySummary summary = new CopySummary(files, counters.directories.sum(), symlinks, specials, bytes, skipped,
-                failed + counters.failed.sum(), Duration.ofNanos(elapsed), false);
+        CopySummary summary = ChunkReport.sum(reports, counters.directories.sum(), failed + counters.failed.sum(),
+                Duration.ofNanos(elapsed));
         return new Result(summary, List.copyOf(failures), notDone);
     }
 

@@ -1,6 +1,5 @@
 package dev.cpx.core.plan;
 
-import dev.cpx.api.FileOutcome;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -90,12 +89,5 @@ public final class Worker {
         } catch (IOException e) {
             log.accept("warning: cannot mark the plan started: " + e.getMessage());
         }
-    }
-
-    /** The failures of a result, for reports. */
-    public static List<FileOutcome> failures(Result r) {
-        List<FileOutcome> list = new ArrayList<>();
-        r.chunks().forEach(c -> list.addAll(c.failures()));
-        return list;
     }
 }
