@@ -6,8 +6,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Debian packages a test needs, installed by the test where they are missing and the test runs as root. */
+/**
+ * Debian packages a test needs, installed by the test where they are missing and the test runs as
+ * root, and removed again when the test JVM ends (the machine is left as it was found).
+ */
 final class Packages {
+
+    /** Packages this JVM installed, removed at its end. */
+    private static final List<String> INSTALLED = new ArrayList<>();
 
     private Packages() {
     }
@@ -26,7 +32,20 @@ final class Packages {
             run(List.of("apt-get", "update", "-q"));
             run(install);
         }
-        return onPath(command);
+        if (onPath(command)) {
+            if (INSTALLED.isEmpty()) {
+                Runtime.getRuntime().addShutdownHook(new Thread(Packages::removeInstalled));
+            }
+            INSTALLED.addAll(List.of(packages));
+            return true;
+        }
+        return false;
+    }
+
+    private static synchronized void removeInstalled() {
+        List<String> remove = new ArrayList<>(List.of("apt-get", "-o", "DPkg::Lock::Timeout=600", "remove", "-y", "-q"));
+        remove.addAll(INSTALLED);
+        run(remove);
     }
 
     static boolean onPath(String command) {
