@@ -10,8 +10,8 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-GO_SRC=${CPX_BENCH_GO_SRC:-$(ls -d /usr/share/go-1.* 2>/dev/null | sort -V | tail -n 1)}
-RUST_SRC=${CPX_BENCH_RUST_SRC:-$(ls -d /usr/src/rustc-* 2>/dev/null | sort -V | tail -n 1)}
+GO_SRC=${CPX_BENCH_GO_SRC:-$(ls -d /usr/share/go-1.* 2>/dev/null | sort -V | tail -n 1 || true)}
+RUST_SRC=${CPX_BENCH_RUST_SRC:-$(ls -d /usr/src/rustc-* 2>/dev/null | sort -V | tail -n 1 || true)}
 LINUX_TAR=${CPX_BENCH_LINUX_TAR:-/usr/src/linux-source-6.1.tar.xz}
 
 usage() {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark results: one run's report, and the ratio table for the README.
+"""Benchmark results: one run's report, and the ratio table of every run.
 
     summarize.py RESULT.json...            markdown table: cp -r time / copier time, per run
     summarize.py --merge HYPERFINE.json ... --out STEM    (used by lib.sh) writes STEM.json and STEM.md

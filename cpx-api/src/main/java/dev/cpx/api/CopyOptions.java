@@ -161,7 +161,7 @@ public record CopyOptions(
         return v == 0 || v >= MIN_RANGE_SIZE ? v : standard;
     }
 
-    /** Default number of workers: see README ("Choosing -j") for the measurements behind it. */
+    /** Default number of workers: see docs/performance.md ("Choosing -j") for the measurements behind it. */
     public static int defaultJobs() {
         return Math.max(4, Runtime.getRuntime().availableProcessors() * 2);
     }

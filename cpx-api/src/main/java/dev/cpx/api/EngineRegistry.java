@@ -160,21 +160,37 @@ public final class EngineRegistry {
         return new EngineRegistry(byId, problems, loader);
     }
 
+    /**
+     * The available provider of native support of highest priority ({@link PosixExtras#priority()}),
+     * the first found among equals. Providers are asked for their availability in that order, and no
+     * further once one is available: one passed over never loads its native library.
+     */
     private static PosixExtras loadExtras(ClassLoader loader, List<String> problems) {
+        List<PosixExtras> found = new ArrayList<>();
         var iterator = ServiceLoader.load(PosixExtras.class, loader).iterator();
         while (true) {
             try {
                 if (!iterator.hasNext()) {
-                    return null;
+                    break;
                 }
                 PosixExtras extras = iterator.next();
-                if (extras.availability().available()) {
-                    return extras;
-                }
+                extras.priority();
+                found.add(extras);
             } catch (ServiceConfigurationError | LinkageError | RuntimeException e) {
                 problems.add("cannot load native support provider: " + describe(e));
             }
         }
+        found.sort(Comparator.comparingInt(PosixExtras::priority).reversed());
+        for (PosixExtras extras : found) {
+            try {
+                if (extras.availability().available()) {
+                    return extras;
+                }
+            } catch (LinkageError | RuntimeException e) {
+                problems.add("cannot load native support provider: " + describe(e));
+            }
+        }
+        return null;
     }
 
     private static ClassLoader pluginLoader(List<Path> dirs, List<String> problems) {
@@ -282,9 +298,12 @@ public final class EngineRegistry {
      */
     public CopyEngine select(String id) throws UnknownEngineException {
         if (id == null || id.equals(CopyOptions.AUTO_ENGINE)) {
+            // Highest priority first, the first found among equals; asked no further than the first
+            // available, so an engine passed over never loads its native library.
             return engines.values().stream()
+                    .sorted(Comparator.comparingInt(CopyEngine::priority).reversed())
                     .filter(EngineRegistry::safeAvailable)
-                    .max(Comparator.comparingInt(CopyEngine::priority))
+                    .findFirst()
                     .orElseThrow(() -> new UnknownEngineException("no copy engine is available"
                             + (engines.isEmpty() ? "" : " (found: " + String.join(", ", engines.keySet()) + ")")));
         }

@@ -35,6 +35,51 @@ public interface Descriptors {
      */
     int openDirectoryToWrite(Path directory) throws IOException;
 
+    /**
+     * Whether {@link #openDirectory(int, byte[], boolean)}, {@link #openDirectoryToWrite(int, byte[], boolean)}
+     * and {@link #openEntry} work: where they do, the scheduler reaches every directory below a
+     * command-line operand relative to its parent's descriptor (see docs/security.md); where they do
+     * not, by its path.
+     *
+     * @since 0.3.0
+     */
+    default boolean opensRelative() {
+        return false;
+    }
+
+    /**
+     * Opens the directory {@code name} in {@code directory} to list and to open entries in
+     * ({@code openat(O_RDONLY | O_DIRECTORY | O_CLOEXEC)}, with {@code O_NOFOLLOW} unless {@code follow}):
+     * a symbolic link put in its place is not followed unless asked ({@code ELOOP}).
+     *
+     * @since 0.3.0
+     */
+    default int openDirectory(int directory, byte[] name, boolean follow) throws IOException {
+        throw NoPosixExtras.unsupported(null);
+    }
+
+    /**
+     * Opens the directory {@code name} in {@code directory} to make entries in
+     * ({@code openat(O_PATH | O_DIRECTORY | O_CLOEXEC)}, with {@code O_NOFOLLOW} unless {@code follow}).
+     *
+     * @since 0.3.0
+     */
+    default int openDirectoryToWrite(int directory, byte[] name, boolean follow) throws IOException {
+        throw NoPosixExtras.unsupported(null);
+    }
+
+    /**
+     * Opens the entry {@code name} in {@code directory} itself, whatever it is, a symbolic link
+     * included ({@code openat(O_PATH | O_NOFOLLOW | O_CLOEXEC)}): a handle on that one inode, whose
+     * attributes are then changed through {@code /proc/self/fd/N} (as glibc's {@code lchmod} does), so
+     * that no name is resolved again in between.
+     *
+     * @since 0.3.0
+     */
+    default int openEntry(int directory, byte[] name) throws IOException {
+        throw NoPosixExtras.unsupported(null);
+    }
+
     /** All the entries of an open directory ({@code getdents64} until its end), "." and ".." left out, added to {@code into}. */
     void readDirectory(int directory, DirectoryEntries into) throws IOException;
 

@@ -30,6 +30,18 @@ public interface PosixExtras {
     /** Whether the operations work here; must not throw. */
     Availability availability();
 
+    /**
+     * Preference among the providers found: the available one of highest priority is used (the first
+     * found among equals). The JNA support has 0; one that makes the same calls for less where it can
+     * run (the FFM support on JDK 22 and later) has more. Must not load anything native: it is asked
+     * before {@link #availability()}, so that a provider passed over never loads its library.
+     *
+     * @since 0.2.0
+     */
+    default int priority() {
+        return 0;
+    }
+
     /** Creates a FIFO, socket, character or block device ({@code mknod}); {@code mode} includes the file type bits. */
     void makeNode(Path path, int mode, long rdev) throws IOException;
 

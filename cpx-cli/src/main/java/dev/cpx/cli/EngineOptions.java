@@ -30,7 +30,7 @@ public final class EngineOptions implements Specs.Target {
         CommandSpec s = CommandSpec.wrapWithoutInspection(this);
         Specs.Binding engineBinding = new Specs.Binding(this, "--engine");
         s.addOption(OptionSpec.builder("--engine").paramLabel("ID").type(String.class).arity("1")
-                .description("Copy engine: auto (default: the fastest available), native, nio, or a plugin's id.")
+                .description("Copy engine: auto (default: the fastest available), ffm (JDK 22+), native, nio, or a plugin's id.")
                 .completionCandidates(new EngineIds()).setter(engineBinding).getter(engineBinding)
                 .hasInitialValue(false).build());
         s.addOption(Specs.flag(this, "List the engines found, whether they work here, and exit.", "--list-engines"));

@@ -35,6 +35,34 @@ class CliTest {
         assertEquals("", r.err());
     }
 
+    /**
+     * The ffm engine (cpx-engine-ffm) is on the class path everywhere: before JDK 22 it is listed as
+     * unavailable with the reason, asking for it is a usage error of one line, and auto still copies
+     * (with the native engine); from JDK 22 on it is available but auto stays native (docs/engines-ffm.md).
+     */
+    @Test
+    void theFfmEngineIsListedWithWhyNotAndAutoStillCopies() throws Exception {
+        Cli.Result list = Cli.cpx(dir, "--list-engines");
+        assertEquals(0, list.exit(), list::toString);
+        boolean jdk22 = Runtime.version().feature() >= 22;
+        assertTrue(list.out().lines().anyMatch(l -> l.startsWith("ffm ")
+                && (jdk22 || l.contains(" no ") && l.contains("needs JDK 22 or later (java.lang.foreign); this is JDK "))), list::toString);
+        assertTrue(list.out().lines().anyMatch(l -> l.startsWith("native ") && l.contains("[default]")), list::toString);
+        Files.createDirectories(dir.resolve("src/sub"));
+        Files.writeString(dir.resolve("src/sub/f"), "auto");
+        Cli.Result copy = Cli.cpx(dir, "-r", "--engine=auto", "src", "dst");
+        assertEquals(0, copy.exit(), copy::toString);
+        assertEquals("", copy.err());
+        assertEquals("auto", Files.readString(dir.resolve("dst/sub/f")));
+        if (!jdk22) {
+            Cli.Result ffm = Cli.cpx(dir, "-r", "--engine=ffm", "src", "dst2");
+            assertEquals(1, ffm.exit(), ffm::toString);
+            assertEquals("cpx: engine 'ffm' is not available here: needs JDK 22 or later (java.lang.foreign); this is JDK "
+                    + Runtime.version().feature() + "\nTry 'cpx --help' for more information.\n", ffm.err());
+            assertFalse(Files.exists(dir.resolve("dst2")));
+        }
+    }
+
     @Test
     void anUnknownEngineIsAUsageErrorNamingTheAvailableOnes() throws Exception {
         Files.writeString(dir.resolve("a"), "x");

@@ -47,9 +47,9 @@ class CompletionIT {
     @Test
     void bashCompletesEngineValuesAfterTheEqualsSign() throws Exception {
         Path root = Dist.unpackTar(dir);
-        assertEquals(List.of("auto", "native", "nio"), bashCompletions(root, "cpx", "--engine", "="));
+        assertEquals(List.of("auto", "ffm", "native", "nio"), bashCompletions(root, "cpx", "--engine", "="));
         assertEquals(List.of("native", "nio"), bashCompletions(root, "cpx", "-r", "--engine", "=", "n"));
-        assertEquals(List.of("auto", "native", "nio"), bashCompletions(root, "cpx", "--engine", ""));
+        assertEquals(List.of("auto", "ffm", "native", "nio"), bashCompletions(root, "cpx", "--engine", ""));
         assertEquals(List.of("native"), bashCompletions(root, "cpx", "--engine", "na"));
     }
 

@@ -73,6 +73,11 @@ final class Dist {
      * plus {@code env} (a null value removes a variable).
      */
     static Result run(Path dir, Map<String, String> env, String... command) throws IOException, InterruptedException {
+        return run(dir, env, 120, command);
+    }
+
+    /** {@link #run(Path, Map, String...)}, waiting up to {@code timeoutSeconds} (apt waits for its lock). */
+    static Result run(Path dir, Map<String, String> env, long timeoutSeconds, String... command) throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(List.of(command)).directory(dir.toFile());
         pb.environment().keySet().removeIf(k -> k.equals("JAVA_HOME") || k.startsWith("CPX_"));
         env.forEach((k, v) -> {
@@ -87,7 +92,7 @@ final class Dist {
         try {
             pb.redirectOutput(out.toFile()).redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
             Process p = pb.start();
-            if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
                 throw new IOException("timed out: " + String.join(" ", command));
             }
@@ -95,6 +100,26 @@ final class Dist {
         } finally {
             Files.deleteIfExists(out);
             Files.deleteIfExists(err);
+        }
+    }
+
+    /**
+     * Whether {@code launcher --version}, run in {@code dir} with {@code env}, loads cpx's main class from a
+     * class data sharing archive (the JDK's own archive has none of cpx's classes), as the JVM's class
+     * loading log says.
+     */
+    static boolean mainComesFromAnArchive(Path dir, Map<String, String> env, String launcher) throws Exception {
+        Path log = Files.createTempFile(dir, "class-load", ".log");
+        try {
+            Map<String, String> withLog = new HashMap<>(env);
+            withLog.put("CPX_JAVA_OPTS", "-Xlog:class+load=info:file=" + log);
+            Result r = run(dir, withLog, launcher, "--version");
+            assertEquals(0, r.exit(), r::toString);
+            String main = lines(Files.readString(log)).stream().filter(l -> l.contains(" dev.cpx.cli.Main ")).findFirst()
+                    .orElseThrow(() -> new AssertionError("dev.cpx.cli.Main not in the class loading log"));
+            return main.contains("source: shared objects file");
+        } finally {
+            Files.deleteIfExists(log);
         }
     }
 

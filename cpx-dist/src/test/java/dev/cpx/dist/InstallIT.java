@@ -125,6 +125,41 @@ class InstallIT {
                 .map(l -> l.substring("java.home = ".length())).findFirst().orElseThrow(() -> new AssertionError(r));
     }
 
+    /**
+     * {@code install --state DIR} (the Debian package's postinst): the archive and the record go to DIR,
+     * the installation is left as it was, and a launcher that names DIR/cpx.conf (as the package's does)
+     * reads it and runs with the archive.
+     */
+    @Test
+    void withStateTheArchiveAndTheRecordGoThereAndTheInstallationStaysAsItWas() throws Exception {
+        Path root = Dist.unpackTar(Files.createDirectories(dir.resolve("opt")));
+        String shipped = Files.readString(root.resolve("bin/cpx"));
+        Path state = dir.resolve("state");
+        Dist.Result install = Dist.run(dir, Map.of("JAVA_HOME", Dist.JAVA_HOME.toString()), root.resolve("install").toString(),
+                "--state", state.toString());
+        assertEquals(0, install.exit(), install::toString);
+        assertEquals(shipped, Files.readString(root.resolve("bin/cpx")), "bin/cpx as shipped");
+        assertTrue(Files.notExists(root.resolve("runtime")), "no runtime/");
+        try (var lib = Files.list(root.resolve("lib"))) {
+            assertTrue(lib.noneMatch(p -> p.getFileName().toString().matches("cpx-.*\\.(jsa|aot)")), "no archive in lib/");
+        }
+        String conf = Files.readString(state.resolve("cpx.conf"));
+        assertTrue(conf.contains("\ncpx_installed_java=" + Dist.JAVA_HOME.toRealPath().resolve("bin/java") + "\n"), conf);
+        try (var made = Files.list(state)) {
+            assertTrue(made.anyMatch(p -> p.getFileName().toString().matches("cpx-.*\\.(jsa|aot)")), "an archive in " + state);
+        }
+
+        Path packaged = root.resolve("bin/cpx-packaged");
+        Files.writeString(packaged, shipped.replace("\ncpx_installed_record=\n", "\ncpx_installed_record=" + state.resolve("cpx.conf") + "\n"));
+        assertTrue(packaged.toFile().setExecutable(true));
+        // (A first run without the record would have no archive: the user cache's is made after it.)
+        Map<String, String> env = new java.util.HashMap<>();
+        env.put("JAVA_HOME", null);
+        env.put("XDG_CACHE_HOME", null);
+        env.put("HOME", Files.createDirectories(dir.resolve("home")).toString());
+        assertTrue(Dist.mainComesFromAnArchive(dir, env, packaged.toString()), "the recorded archive is used");
+    }
+
     @Test
     void aLauncherCopiedWithoutInstallSaysWhatToDo() throws Exception {
         Path root = Dist.unpackTar(Files.createDirectories(dir.resolve("opt")));

@@ -158,7 +158,7 @@ public final class Destinations {
                     try {
                         Path link = e.target();
                         Path dir = link.toAbsolutePath().getParent();
-                        return new Decision(Action.CREATE, null, false, null, dir.resolve(Files.readSymbolicLink(link)), null);
+                        return new Decision(Action.CREATE, null, false, null, dir.resolve(context.anchors().readSymbolicLink(link)), null);
                     } catch (IOException x) {
                         context.outcomes().failed(kind, e.source(), e.target(),
                                 Diagnostic.of("cannot create regular file {0}", e.target(), Diagnostic.reasonOf(x)));
@@ -214,7 +214,7 @@ public final class Destinations {
         @Override
         public DestinationCheck.Looked destination(boolean followLinks) {
             try {
-                return DestinationCheck.Looked.of(Stat.of(e.target(), followLinks));
+                return DestinationCheck.Looked.of(context.anchors().stat(e.target(), followLinks));
             } catch (IOException x) {
                 String reason = Diagnostic.reasonOf(x);
                 DestinationCheck.Errno errno = x instanceof NoSuchFileException || reason.equals("No such file or directory")
@@ -237,7 +237,11 @@ public final class Destinations {
 
         @Override
         public boolean writable() {
-            return Files.isWritable(e.target());
+            try {
+                return context.anchors().at(e.target(), Files::isWritable);
+            } catch (IOException x) {
+                return false;
+            }
         }
 
         @Override
@@ -249,7 +253,7 @@ public final class Destinations {
         public boolean complete(Stat destination) {
             return ResumeRule.complete(e.stat(), destination, options, () -> {
                 try {
-                    return Files.readSymbolicLink(e.source()).equals(Files.readSymbolicLink(e.target()));
+                    return context.anchors().readSymbolicLink(e.source()).equals(context.anchors().readSymbolicLink(e.target()));
                 } catch (IOException x) {
                     return false;
                 }
@@ -258,22 +262,22 @@ public final class Destinations {
 
         @Override
         public Stat sourceLstat() {
-            return Stat.lstatOrNull(e.source());
+            return context.anchors().lstatOrNull(e.source());
         }
 
         @Override
         public Stat destinationLstat() {
-            return Stat.lstatOrNull(e.target());
+            return context.anchors().lstatOrNull(e.target());
         }
 
         @Override
         public Stat sourceFollowed() {
-            return Stat.statOrNull(e.source());
+            return context.anchors().statOrNull(e.source());
         }
 
         @Override
         public Stat destinationFollowed() {
-            return Stat.statOrNull(e.target());
+            return context.anchors().statOrNull(e.target());
         }
 
         @Override

@@ -79,7 +79,7 @@ public final class Directories {
             return State.CREATED;
         } catch (FileAlreadyExistsException x) {
             // Made by something else since it was looked at.
-            Stat now = Stat.statOrNull(dst);
+            Stat now = context.anchors().statOrNull(dst);
             if (now != null && now.isDirectory()) {
                 context.outcomes().merged();
                 return State.EXISTED;
@@ -109,39 +109,53 @@ public final class Directories {
             effects.rename(temp, dst);
         } catch (IOException x) {
             effects.remove(temp);
-            throw Stat.lstatOrNull(dst) != null ? new FileAlreadyExistsException(dst.toString()) : x;
+            throw context.anchors().lstatOrNull(dst) != null ? new FileAlreadyExistsException(dst.toString()) : x;
         }
     }
 
     /** After everything below the directory is done: mode, ownership and times, as the options ask. */
     public void finish(Entry e, State state) {
+        finish(e, state, e.target());
+    }
+
+    /**
+     * {@link #finish(Entry, State)} through {@code target}: the copy's path, or where it is held open,
+     * the path of its descriptor ({@code /proc/self/fd/N}), which reaches the directory this run
+     * copied into whatever happened to its name meanwhile.
+     */
+    public void finish(Entry e, State state, Path target) {
         if (state == State.FAILED) {
             return;
         }
         Path dst = e.target();
         if (marked.remove(dst) && !context.cancelled()) {
             // The copy ran to its end (failures included): the mark goes, before a read-only mode would keep it.
-            resumeMarker.clear(dst);
+            resumeMarker.clear(target);
         }
-        Stat now = Stat.statOrNull(dst);
-        metadata.apply(e.source(), dst, dst, e.stat(), false, true, now == null ? 0 : now.permissions());
+        Stat now = context.anchors().statOrNull(target);
+        metadata.apply(e.source(), target, dst, e.stat(), false, true, now == null ? 0 : now.permissions());
         if (!context.options().preserves(Attribute.MODE) && state == State.CREATED) {
             // The owner bits added while copying come off again.
             int wanted = now == null ? -1
                     : CreationModes.directoryFinalMode(CreationModes.of(e.stat(), context.options()), Umask.get(), now.permissions());
             if (wanted >= 0) {
-                metadata.chmod(e.source(), dst, wanted);
+                metadata.chmod(e.source(), target, dst, wanted);
             }
         }
         if (context.options().fsync()) {
-            sync(e.source(), dst);
+            sync(e.source(), dst, target);
         }
     }
 
     /** {@code --fsync}: makes a directory's entries durable (its files were synced before they got their names). */
     public void sync(Path src, Path dst) {
+        sync(src, dst, dst);
+    }
+
+    /** {@link #sync(Path, Path)} of the directory reached by {@code reach}. */
+    private void sync(Path src, Path dst, Path reach) {
         try {
-            context.effects().syncDirectory(dst);
+            context.effects().syncDirectory(reach);
         } catch (IOException x) {
             context.outcomes().failed(EntryKind.DIRECTORY, src, dst, Diagnostic.of("cannot sync {0}", dst, Diagnostic.reasonOf(x)));
         }

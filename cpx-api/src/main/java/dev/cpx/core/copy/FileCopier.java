@@ -49,6 +49,7 @@ public final class FileCopier {
     static final long HOLE_CHECK_SIZE = 32L << 10;
 
     private static final Set<OpenOption> READ = Set.of(StandardOpenOption.READ);
+    private static final Set<OpenOption> READ_NOFOLLOW = Set.of(StandardOpenOption.READ, java.nio.file.LinkOption.NOFOLLOW_LINKS);
     private static final Set<OpenOption> OVERWRITE = Set.of(StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
     private static final Set<OpenOption> ATTRIBUTES_ONLY = Set.of(StandardOpenOption.WRITE);
 
@@ -194,11 +195,22 @@ public final class FileCopier {
         }
     }
 
+    /**
+     * Opens a source file to read, relative to its directory where that is held open: there, a
+     * symbolic link put in its place is not followed (unless {@code -L}), as GNU cp opens it
+     * ({@code O_NOFOLLOW}); a command-line operand is opened as given.
+     */
+    private FileChannel openSource(Path src) throws IOException {
+        boolean follow = context.options().effectiveDereference() == dev.cpx.api.Dereference.ALWAYS;
+        return context.anchors().at(src, p -> p == src || follow ? FileChannel.open(p, READ)
+                : FileChannel.open(p, READ_NOFOLLOW));
+    }
+
     /** Reports {@code why} the copy of {@code e} cannot be made, after opening its source as GNU cp does. */
     private void refuse(Entry e, Diagnostic why) {
         FileChannel in;
         try {
-            in = FileChannel.open(e.source(), READ);
+            in = openSource(e.source());
         } catch (IOException x) {
             context.outcomes().failed(EntryKind.FILE, e.source(), e.target(),
                     Diagnostic.of("cannot open {0} for reading", e.source(), Diagnostic.reasonOf(x)));
@@ -224,7 +236,7 @@ public final class FileCopier {
                 closeQuietly(opened);
                 in = null;
             } else {
-                in = opened != null ? opened : FileChannel.open(e.source(), READ);
+                in = opened != null ? opened : openSource(e.source());
             }
         } catch (IOException x) {
             destinations.unBackup(e, backup);
@@ -289,7 +301,7 @@ public final class FileCopier {
         boolean restricted = !st.isRegular() && (CreationModes.of(st, context.options()) & ~restricted() & 0777 & ~Umask.get()) != 0;
         if ((extra != 0 || restricted) && !context.options().preserves(Attribute.MODE)) {
             // The bits added so the xattrs could be set come off again, those held back come back.
-            metadata.chmod(e.source(), file.attributesPath(), CreationModes.of(st, context.options()) & 0777 & ~Umask.get());
+            metadata.chmod(e.source(), file.attributesPath(), e.target(), CreationModes.of(st, context.options()) & 0777 & ~Umask.get());
         }
         try {
             file.finishWriting();
@@ -362,7 +374,7 @@ public final class FileCopier {
         }
         FileChannel in;
         try {
-            in = attributesOnly ? null : FileChannel.open(src, READ);
+            in = attributesOnly ? null : openSource(src);
         } catch (IOException x) {
             context.outcomes().failed(EntryKind.FILE, src, dst, Diagnostic.of("cannot open {0} for reading", src, Diagnostic.reasonOf(x)));
             return false;
@@ -429,7 +441,7 @@ public final class FileCopier {
                 if (outReadable) {
                     same = Verifier.sameContent(in, out, data.bytes());
                 } else {
-                    try (FileChannel back = FileChannel.open(e.target(), READ)) {
+                    try (FileChannel back = context.anchors().at(e.target(), t -> FileChannel.open(t, READ))) {
                         same = Verifier.sameContent(in, back, data.bytes());
                     }
                 }

@@ -64,7 +64,7 @@ public final class NonFiles {
         }
         Path target;
         try {
-            target = Files.readSymbolicLink(e.source());
+            target = context.anchors().readSymbolicLink(e.source());
         } catch (IOException x) {
             context.outcomes().failed(EntryKind.SYMLINK, e.source(), e.target(),
                     Diagnostic.of("cannot read symbolic link {0}", e.source(), Diagnostic.reasonOf(x)));

@@ -96,18 +96,18 @@ public final class Metadata {
             permissions |= destinationSpecial & 07000;
         }
         if (mode && !symlink) {
-            ok &= chmod(src, dst, permissions);
+            ok &= chmod(src, dst, reportAs, permissions);
         }
         return ok;
     }
 
-    /** Sets the permission bits (set-uid, set-gid and sticky included) of a non-link. */
-    public boolean chmod(Path src, Path dst, int permissions) {
+    /** Sets the permission bits (set-uid, set-gid and sticky included) of a non-link, reached by {@code dst}. */
+    public boolean chmod(Path src, Path dst, Path reportAs, int permissions) {
         try {
             effects.setMode(dst, permissions);
             return true;
         } catch (IOException e) {
-            return fail(src, dst, "preserving permissions for {0}", e);
+            return fail(src, reportAs, "preserving permissions for {0}", e);
         }
     }
 

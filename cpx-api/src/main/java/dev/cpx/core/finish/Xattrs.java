@@ -5,6 +5,7 @@ import dev.cpx.api.CopyOptions;
 import dev.cpx.api.Diagnostic;
 import dev.cpx.api.ShellQuote;
 import dev.cpx.api.XattrFailures;
+import dev.cpx.core.fs.Anchors;
 import dev.cpx.core.fs.Effects;
 import dev.cpx.core.run.Outcomes;
 import dev.cpx.spi.PosixExtras;
@@ -28,14 +29,17 @@ public final class Xattrs {
     private static final String NO_DATA = "No data available";
 
     private final PosixExtras extras;
+    /** The source is read through its directory where that is held, never through a link put in its place. */
+    private final Anchors anchors;
     private final Effects effects;
     private final Outcomes outcomes;
     private final boolean all;
     private final boolean acls;
     private final XattrFailures failures;
 
-    public Xattrs(CopyOptions options, PosixExtras extras, Effects effects, Outcomes outcomes) {
+    public Xattrs(CopyOptions options, PosixExtras extras, Effects effects, Outcomes outcomes, Anchors anchors) {
         this.extras = extras;
+        this.anchors = anchors;
         this.effects = effects;
         this.outcomes = outcomes;
         boolean native_ = extras.availability().available();
@@ -67,7 +71,7 @@ public final class Xattrs {
         }
         List<String> names;
         try {
-            names = extras.listXattrs(src, true);
+            names = anchors.pinned(src, p -> extras.listXattrs(p, true));
         } catch (IOException e) {
             if (!unsupported(e)) {
                 report(src, reportAs, Diagnostic.of("listing attributes of {0}", src, Diagnostic.reasonOf(e)), e);
@@ -83,7 +87,7 @@ public final class Xattrs {
             }
             byte[] value;
             try {
-                value = extras.getXattr(src, name, true);
+                value = anchors.pinned(src, p -> extras.getXattr(p, name, true));
             } catch (IOException e) {
                 if (!Diagnostic.reasonOf(e).equals(NO_DATA) && !unsupported(e)) {
                     report(src, reportAs, new Diagnostic("getting attribute " + quoted(name) + " of {0}", List.of(src),

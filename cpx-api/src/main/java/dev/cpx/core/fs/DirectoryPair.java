@@ -56,6 +56,26 @@ public final class DirectoryPair {
         return target;
     }
 
+    /**
+     * The pair made of two descriptors already open (owned by it from now on: the last
+     * {@link #release} closes them).
+     */
+    public static DirectoryPair of(Descriptors descriptors, int source, int target) {
+        return new DirectoryPair(descriptors, source, target);
+    }
+
+    /** One more user unless both are closed already: whether it is one (then it calls {@link #release} once). */
+    public boolean tryRetain() {
+        int n;
+        do {
+            n = users.get();
+            if (n <= 0) {
+                return false;
+            }
+        } while (!users.compareAndSet(n, n + 1));
+        return true;
+    }
+
     /** One more user; each calls {@link #release} once. */
     public void retain() {
         if (users.getAndIncrement() <= 0) {

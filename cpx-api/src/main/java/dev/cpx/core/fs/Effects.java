@@ -16,9 +16,12 @@ import java.util.Set;
  */
 public interface Effects {
 
-    /** The effects that make the changes, with native support where {@code extras} has it. */
-    static Effects live(dev.cpx.spi.PosixExtras extras) {
-        return new LiveEffects(extras);
+    /**
+     * The effects that make the changes, with native support where {@code extras} has it, each
+     * reaching its path through the directory {@code anchors} hold open for it.
+     */
+    static Effects live(dev.cpx.spi.PosixExtras extras, Anchors anchors) {
+        return new LiveEffects(extras, anchors);
     }
 
     /** Effects that change nothing: {@code --dry-run}. */

@@ -16,16 +16,25 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 
-/** The effects that change the file system: NIO, and the native extras for what NIO cannot do. */
+/**
+ * The effects that change the file system: NIO, and the native extras for what NIO cannot do. Each
+ * path is reached through its directory where {@link Anchors} hold it open: a name in it, never a
+ * whole path resolved again; the calls that would follow a symbolic link in the last name
+ * ({@code chmod}, {@code setxattr}, and the others where asked to follow) act on the entry pinned
+ * first ({@link Anchors#pinned}).
+ */
 final class LiveEffects implements Effects {
 
     private final PosixExtras extras;
     /** Null where the extras have no descriptor operations. */
     private final Descriptors descriptors;
 
-    LiveEffects(PosixExtras extras) {
+    private final Anchors anchors;
+
+    LiveEffects(PosixExtras extras, Anchors anchors) {
         this.extras = extras;
         this.descriptors = extras.descriptors().orElse(null);
+        this.anchors = anchors;
     }
 
     @Override
@@ -34,11 +43,18 @@ final class LiveEffects implements Effects {
     }
 
     /**
-     * {@code mkdir}: NIO passes only the permission bits, so a sticky bit asked for (which {@code mkdir}
-     * would keep) is added after, keeping a set-gid bit the directory inherited.
+     * {@code mkdirat} in the held directory (which keeps a sticky bit, as {@code mkdir} does); else
+     * {@code mkdir} through NIO, which passes only the permission bits, so a sticky bit asked for is
+     * added after, keeping a set-gid bit the directory inherited.
      */
     @Override
     public void createDirectory(Path dir, int mode) throws IOException {
+        try (Anchors.Relative at = anchors.relative(dir)) {
+            if (at != null) {
+                anchors.descriptors().makeDirectory(at.directory(), at.name(), mode);
+                return;
+            }
+        }
         Files.createDirectory(dir, Permissions.attribute(mode));
         if ((mode & 01000) != 0) {
             setMode(dir, Stat.lstat(dir).permissions() | 01000);
@@ -47,27 +63,30 @@ final class LiveEffects implements Effects {
 
     @Override
     public void createSymbolicLink(Path link, Path target) throws IOException {
-        Files.createSymbolicLink(link, target);
+        anchors.at(link, l -> Files.createSymbolicLink(l, target));
     }
 
     @Override
     public void createLink(Path link, Path existing) throws IOException {
-        Files.createLink(link, existing);
+        anchors.at(link, l -> anchors.at(existing, x -> Files.createLink(l, x)));
     }
 
     @Override
     public void makeNode(Path path, int mode, long rdev) throws IOException {
-        extras.makeNode(path, mode, rdev);
+        anchors.at(path, p -> {
+            extras.makeNode(p, mode, rdev);
+            return null;
+        });
     }
 
     @Override
     public void rename(Path from, Path to) throws IOException {
-        Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        anchors.at(from, f -> anchors.at(to, t -> Files.move(f, t, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING)));
     }
 
     @Override
     public boolean remove(Path path) throws IOException {
-        return Files.deleteIfExists(path);
+        return anchors.at(path, Files::deleteIfExists);
     }
 
     /**
@@ -76,43 +95,57 @@ final class LiveEffects implements Effects {
      */
     @Override
     public void setTimes(Path path, FileTime atime, FileTime mtime, boolean follow) throws IOException {
-        extras.setTimes(path, atime, mtime, follow);
+        reach(path, follow, p -> {
+            extras.setTimes(p, atime, mtime, follow);
+            return null;
+        });
     }
 
     @Override
     public void setOwner(Path path, int uid, int gid, boolean follow) throws IOException {
-        Files.setAttribute(path, "unix:uid", uid, Links.options(follow));
-        Files.setAttribute(path, "unix:gid", gid, Links.options(follow));
+        reach(path, follow, p -> {
+            Files.setAttribute(p, "unix:uid", uid, Links.options(follow));
+            return Files.setAttribute(p, "unix:gid", gid, Links.options(follow));
+        });
     }
 
     @Override
     public void setGroup(Path path, int gid, boolean follow) throws IOException {
-        Files.setAttribute(path, "unix:gid", gid, Links.options(follow));
+        reach(path, follow, p -> Files.setAttribute(p, "unix:gid", gid, Links.options(follow)));
     }
 
     @Override
     public void setMode(Path path, int mode) throws IOException {
-        Files.setAttribute(path, "unix:mode", mode);
+        anchors.pinned(path, p -> Files.setAttribute(p, "unix:mode", mode));
     }
 
     @Override
     public void setXattr(Path path, String name, byte[] value) throws IOException {
-        extras.setXattr(path, name, value, true);
+        anchors.pinned(path, p -> {
+            extras.setXattr(p, name, value, true);
+            return null;
+        });
     }
 
     @Override
     public void removeXattr(Path path, String name) throws IOException {
-        extras.removeXattr(path, name, true);
+        anchors.pinned(path, p -> {
+            extras.removeXattr(p, name, true);
+            return null;
+        });
     }
 
     @Override
     public Optional<FileChannel> createUnnamed(Path directory, int mode) throws IOException {
-        return extras.createUnnamed(directory, mode);
+        return anchors.pinned(directory, d -> extras.createUnnamed(d, mode));
     }
 
     @Override
     public void linkUnnamed(FileChannel file, Path target) throws IOException {
-        extras.linkUnnamed(file, target);
+        anchors.at(target, t -> {
+            extras.linkUnnamed(file, t);
+            return null;
+        });
     }
 
     @Override
@@ -143,15 +176,23 @@ final class LiveEffects implements Effects {
 
     @Override
     public FileChannel open(Path path, Set<? extends OpenOption> options, int mode) throws IOException {
-        return options.contains(StandardOpenOption.CREATE) || options.contains(StandardOpenOption.CREATE_NEW)
-                ? FileChannel.open(path, options, Permissions.attribute(mode))
-                : FileChannel.open(path, options);
+        return anchors.at(path, p -> options.contains(StandardOpenOption.CREATE) || options.contains(StandardOpenOption.CREATE_NEW)
+                ? FileChannel.open(p, options, Permissions.attribute(mode))
+                : FileChannel.open(p, options));
     }
 
     @Override
     public void syncDirectory(Path dir) throws IOException {
-        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-            d.force(true);
-        }
+        anchors.pinned(dir, p -> {
+            try (FileChannel d = FileChannel.open(p, StandardOpenOption.READ)) {
+                d.force(true);
+            }
+            return null;
+        });
+    }
+
+    /** {@code path} itself where the call does not follow a link in its last name; pinned first where it does. */
+    private <T> T reach(Path path, boolean follow, Anchors.PathOperation<T> op) throws IOException {
+        return follow ? anchors.pinned(path, op) : anchors.at(path, op);
     }
 }

@@ -6,6 +6,7 @@ import dev.cpx.api.CopyOptions;
 import dev.cpx.api.CopySummary;
 import dev.cpx.api.FileInFlight;
 import dev.cpx.api.Progress;
+import dev.cpx.core.fs.Anchors;
 import dev.cpx.core.fs.Effects;
 import dev.cpx.spi.CopyEngine;
 import dev.cpx.spi.PosixExtras;
@@ -61,8 +62,10 @@ public final class CopyRun implements CopyJob {
         Counters counters = new Counters();
         Outcomes outcomes = new Outcomes(listener, counters);
         Cancellation cancellation = new Cancellation(counters);
-        Effects effects = options.dryRun() ? Effects.dryRun() : Effects.live(extras);
-        RunContext context = new RunContext(options, engine, extras, outcomes, cancellation, effects);
+        // (A dry run makes no directory to hold: it reads by paths.)
+        Anchors anchors = options.dryRun() ? Anchors.none() : Anchors.of(extras.descriptors().orElse(null));
+        Effects effects = options.dryRun() ? Effects.dryRun() : Effects.live(extras, anchors);
+        RunContext context = new RunContext(options, engine, extras, outcomes, cancellation, effects, anchors);
         CopyRun[] self = new CopyRun[1];
         Root root = start.root(context, () -> self[0].finish());
         self[0] = new CopyRun(context, root.inFlight());

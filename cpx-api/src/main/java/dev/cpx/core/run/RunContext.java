@@ -1,6 +1,7 @@
 package dev.cpx.core.run;
 
 import dev.cpx.api.CopyOptions;
+import dev.cpx.core.fs.Anchors;
 import dev.cpx.core.fs.Effects;
 import dev.cpx.spi.CopyEngine;
 import dev.cpx.spi.PosixExtras;
@@ -8,10 +9,11 @@ import dev.cpx.spi.PosixExtras;
 /**
  * What every part of one run may need, and nothing it could reach back through: the options, the
  * engine, the native extras ({@link PosixExtras#none()} where there are none), where outcomes go,
- * whether the run is cancelled, and the one seam every change to the destination passes.
+ * whether the run is cancelled, the one seam every change to the destination passes, and the
+ * directories held open that every name below an operand is reached through.
  */
 public record RunContext(CopyOptions options, CopyEngine engine, PosixExtras extras, Outcomes outcomes,
-        Cancellation cancellation, Effects effects) {
+        Cancellation cancellation, Effects effects, Anchors anchors) {
 
     /** The live counters (also reachable through the outcomes). */
     public Counters counters() {

@@ -11,6 +11,7 @@ import dev.cpx.core.copy.Directories;
 import dev.cpx.core.copy.FileCopier;
 import dev.cpx.core.copy.Naming;
 import dev.cpx.core.copy.Place;
+import dev.cpx.core.fs.Anchors;
 import dev.cpx.core.fs.DirectoryPair;
 import dev.cpx.spi.Descriptors;
 import dev.cpx.spi.DirectoryEntries;
@@ -45,6 +46,10 @@ final class DirectoryTask extends Task {
     private final Entry directory;
     private final Directories.State state;
     private final Operand operand;
+    /** The source directory and its copy, open while this task runs and until it completes; null: by paths. */
+    private DirectoryPair dirs;
+    /** The copy could not be opened where it was made (replaced meanwhile): nothing of it is touched again. */
+    private boolean unreachable;
 
     DirectoryTask(Task parent, RunContext context, Dispatch dispatch, Entry directory, Directories.State state, Operand operand) {
         super(parent, context.outcomes());
@@ -65,19 +70,37 @@ final class DirectoryTask extends Task {
         if (context.cancelled()) {
             return;
         }
-        Descriptors descriptors = state == Directories.State.CREATED ? dispatch.descriptors() : null;
-        DirectoryPair dirs = descriptors == null ? null : DirectoryPair.open(descriptors,
-                PathBytes.withoutTrailingSlashes(directory.source()), PathBytes.withoutTrailingSlashes(directory.target()));
-        if (dirs != null) {
+        boolean follow = context.options().effectiveDereference() == Dereference.ALWAYS;
+        Anchors anchors = context.anchors();
+        if (anchors.active()) {
+            // Both opened relative to the directories above (held by the task that copies them), and held
+            // for everything below until this task completes: a swap of a name on the way is never followed.
             try {
-                copyOpen(dirs);
-            } finally {
-                dirs.release();
+                dirs = anchors.open(directory.source(), directory.target(), follow, followTarget(anchors));
+            } catch (Anchors.OpenFailure e) {
+                // A source that cannot be read still has a copy, which gets its attributes as GNU cp gives
+                // them (reached through its parent, held); a copy that cannot be opened where it was made
+                // has been replaced, and nothing of it is touched again.
+                unreachable = !e.source();
+                context.outcomes().failed(EntryKind.DIRECTORY, directory.source(), directory.target(),
+                        Diagnostic.of("cannot access {0}", e.path(), Diagnostic.reasonOf(e.reason())));
+                return;
+            } catch (IOException e) {
+                unreachable = true;
+                context.outcomes().failed(EntryKind.DIRECTORY, directory.source(), directory.target(),
+                        Diagnostic.of("cannot access {0}", directory.source(), Diagnostic.reasonOf(e)));
+                return;
             }
+            anchors.hold(directory.source(), directory.target(), dirs);
+        } else if (state == Directories.State.CREATED && dispatch.descriptors() != null) {
+            dirs = DirectoryPair.open(dispatch.descriptors(),
+                    PathBytes.withoutTrailingSlashes(directory.source()), PathBytes.withoutTrailingSlashes(directory.target()));
+        }
+        if (dirs != null && state == Directories.State.CREATED && dispatch.descriptors() != null) {
+            copyOpen(dirs);
             return;
         }
-        boolean follow = context.options().effectiveDereference() == Dereference.ALWAYS;
-        List<Listed> entries = list(follow);
+        List<Listed> entries = list(follow, dirs == null ? null : Anchors.self(dirs.source()));
         if (entries == null) {
             return;
         }
@@ -245,21 +268,27 @@ final class DirectoryTask extends Task {
         }
     }
 
-    /** The entries of the source directory with their attributes; null when it cannot be read (reported). */
-    private List<Listed> list(boolean follow) {
+    /**
+     * The entries of the source directory with their attributes; null when it cannot be read
+     * (reported). {@code open}: the source directory's own open descriptor ({@code /proc/self/fd/N}),
+     * read instead of its path; null: by its path.
+     */
+    private List<Listed> list(boolean follow, Path open) {
         List<Listed> entries = new ArrayList<>();
         Path src = directory.source();
         Path dst = directory.target();
+        Path from = PathBytes.withoutTrailingSlashes(src);
         Excludes excludes = dispatch.excludes();
-        try (DirectoryStream<Path> stream = Files.newDirectoryStream(PathBytes.withoutTrailingSlashes(src))) {
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(open != null ? open : from)) {
             @SuppressWarnings("unchecked")
             SecureDirectoryStream<Path> secure = stream instanceof SecureDirectoryStream<?> s ? (SecureDirectoryStream<Path>) s : null;
             Path root = operand.source();
-            for (Path child : stream) {
+            for (Path read : stream) {
                 if (context.cancelled()) {
                     break;
                 }
-                Path name = child.getFileName();
+                Path name = read.getFileName();
+                Path child = open != null ? from.resolve(name) : read;
                 Path relative = excludes.isEmpty() ? null : Excludes.relative(root, child);
                 if (relative != null && excludes.excludesAnyEntry(name, relative)) {
                     // Pruned before its attributes are even read.
@@ -267,7 +296,7 @@ final class DirectoryTask extends Task {
                     continue;
                 }
                 try {
-                    Stat cst = secure != null ? Stat.at(secure, name, child, follow) : Stat.of(child, follow);
+                    Stat cst = secure != null ? Stat.at(secure, name, read, follow) : Stat.of(read, follow);
                     if (relative != null && cst.isDirectory() && excludes.excludesDirectory(name, relative)) {
                         context.outcomes().skipped(EntryKind.DIRECTORY, child, dst.resolve(name), Diagnostic.of("excluded {0}", child));
                         continue;
@@ -299,9 +328,41 @@ final class DirectoryTask extends Task {
         return false;
     }
 
+    /**
+     * Whether the copy is opened through a symbolic link: only one that was in the destination already
+     * where a directory was merged into it (GNU cp follows it there), never in place of one made.
+     */
+    private boolean followTarget(Anchors anchors) {
+        if (state == Directories.State.CREATED) {
+            return false;
+        }
+        Stat st = anchors.lstatOrNull(PathBytes.withoutTrailingSlashes(directory.target()));
+        return st != null && st.isSymlink();
+    }
+
     @Override
     protected void completed() {
-        dispatch.directories().finish(directory, state);
+        if (unreachable) {
+            return;
+        }
+        if (dirs == null) {
+            dispatch.directories().finish(directory, state);
+            return;
+        }
+        try {
+            if (context.anchors().active()) {
+                // Its attributes through the descriptors held: the directories this task copied, whatever their names are now.
+                dispatch.directories().finish(directory, state, Anchors.self(dirs.target()));
+            } else {
+                dispatch.directories().finish(directory, state);
+            }
+        } finally {
+            if (context.anchors().active()) {
+                context.anchors().drop(directory.source(), directory.target(), dirs);
+            } else {
+                dirs.release();
+            }
+        }
     }
 
     @Override

@@ -171,11 +171,11 @@ final class Dispatch {
     }
 
     /** Whether {@code -u} would keep {@code e}'s destination: a non-directory at least as new as the source. */
-    private static boolean upToDate(Entry e) {
+    private boolean upToDate(Entry e) {
         if (!e.stat().isRegular() || e.placement().absent()) {
             return false;
         }
-        dev.cpx.core.fs.Stat d = dev.cpx.core.fs.Stat.statOrNull(e.target());
+        dev.cpx.core.fs.Stat d = context.anchors().statOrNull(e.target());
         return d != null && !d.isDirectory() && d.mtime().compareTo(e.stat().mtime()) >= 0;
     }
 

@@ -23,7 +23,7 @@ public final class Walk {
     /** The root task copying {@code sources} to {@code destination}, calling {@code end} when all is done. */
     public static CopyRun.Root root(RunContext context, List<Path> sources, Path destination, Runnable end) {
         Excludes excludes = Excludes.of(context.options().excludes());
-        Xattrs xattrs = new Xattrs(context.options(), context.extras(), context.effects(), context.outcomes());
+        Xattrs xattrs = new Xattrs(context.options(), context.extras(), context.effects(), context.outcomes(), context.anchors());
         Metadata metadata = new Metadata(context.options(), context.effects(), context.outcomes(), xattrs);
         JustCreated justCreated = new JustCreated();
         Destinations destinations = new Destinations(context, justCreated);

@@ -24,6 +24,9 @@ final class LibC {
      */
     static final String LIBRARY = Platform.isLinux() ? "libc.so.6" : Platform.C_LIBRARY_NAME;
 
+    /** The empty path that goes with {@code AT_EMPTY_PATH}, NUL-terminated. */
+    static final byte[] EMPTY_PATH = {0};
+
     static {
         Native.register(LibC.class, NativeLibrary.getInstance(LIBRARY));
     }
@@ -80,7 +83,13 @@ final class LibC {
 
     static native int lremovexattr(byte[] path, byte[] name);
 
-    // Messages
+    // Errors
 
+    /** This thread's {@code errno} after its last call through JNA. */
+    static int errno() {
+        return Native.getLastError();
+    }
+
+    /** The C library's own words for {@code errno}, to check {@link dev.cpx.spi.support.Errno}'s table against. */
     static native String strerror(int errno);
 }

@@ -4,7 +4,11 @@ import dev.cpx.spi.Descriptors;
 import dev.cpx.spi.DirectoryEntries;
 import dev.cpx.spi.FileStatus;
 import dev.cpx.spi.support.DescriptorChannel;
+import dev.cpx.spi.support.Dirents;
+import dev.cpx.spi.support.Errno;
+import dev.cpx.spi.support.Fcntl;
 import dev.cpx.spi.support.PathBytes;
+import dev.cpx.spi.support.Statx;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -23,9 +27,6 @@ final class NativeDescriptors implements Descriptors {
 
     static final NativeDescriptors INSTANCE = new NativeDescriptors();
 
-    private static final int STATX_BASIC_STATS = 0x7ff;
-    private static final int AT_STATX_SYNC_AS_STAT = 0;
-    private static final int STATX_BUFFER = 256;
     private static final int DIRENTS_BUFFER = 32 << 10;
     private static final byte[] DOT = {'.', 0};
 
@@ -41,7 +42,7 @@ final class NativeDescriptors implements Descriptors {
 
     /** A thread's buffers, and their addresses for {@link LibCBuffers}. */
     private static final class Buffers {
-        final ByteBuffer statx = ByteBuffer.allocateDirect(STATX_BUFFER).order(ByteOrder.nativeOrder());
+        final ByteBuffer statx = ByteBuffer.allocateDirect(Statx.SIZE).order(ByteOrder.nativeOrder());
         final long statxAddress = LibCBuffers.address(statx);
         final ByteBuffer dirents = ByteBuffer.allocateDirect(DIRENTS_BUFFER).order(ByteOrder.nativeOrder());
         final ByteBuffer name = ByteBuffer.allocateDirect(NAME_BUFFER);
@@ -64,18 +65,47 @@ final class NativeDescriptors implements Descriptors {
 
     @Override
     public int openDirectory(Path directory) throws IOException {
-        return open(directory, Fcntl.O_RDONLY | Fcntl.O_DIRECTORY | Fcntl.O_CLOEXEC);
+        return open(directory, Fcntl.OPEN_DIRECTORY);
     }
 
     @Override
     public int openDirectoryToWrite(Path directory) throws IOException {
-        return open(directory, Fcntl.O_PATH | Fcntl.O_DIRECTORY | Fcntl.O_CLOEXEC);
+        return open(directory, Fcntl.OPEN_DIRECTORY_TO_WRITE);
+    }
+
+    @Override
+    public boolean opensRelative() {
+        return true;
+    }
+
+    @Override
+    public int openDirectory(int directory, byte[] name, boolean follow) throws IOException {
+        return openAt(directory, name, Fcntl.openDirectoryAt(follow));
+    }
+
+    @Override
+    public int openDirectoryToWrite(int directory, byte[] name, boolean follow) throws IOException {
+        return openAt(directory, name, Fcntl.openDirectoryToWriteAt(follow));
+    }
+
+    @Override
+    public int openEntry(int directory, byte[] name) throws IOException {
+        return openAt(directory, name, Fcntl.PIN_ENTRY);
+    }
+
+    private static int openAt(int directory, byte[] name, int flags) throws IOException {
+        long c = BUFFERS.get().name(name);
+        int fd = c != 0 ? LibCBuffers.openat(directory, c, flags, 0) : LibCAt.openat(directory, cName(name), flags, 0);
+        if (fd < 0) {
+            throw Errno.forName(LibC.errno(), name);
+        }
+        return fd;
     }
 
     private static int open(Path path, int flags) throws IOException {
         int fd = LibCAt.openat(Fcntl.AT_FDCWD, cName(PathBytes.of(path)), flags, 0);
         if (fd < 0) {
-            throw Errno.forPath(Errno.last(), path);
+            throw Errno.forPath(LibC.errno(), path);
         }
         return fd;
     }
@@ -86,7 +116,7 @@ final class NativeDescriptors implements Descriptors {
         while (true) {
             long n = LibCAt.getdents64(directory, b, b.capacity());
             if (n < 0) {
-                int errno = Errno.last();
+                int errno = LibC.errno();
                 if (errno == Errno.EINTR) {
                     continue;
                 }
@@ -95,46 +125,22 @@ final class NativeDescriptors implements Descriptors {
             if (n == 0) {
                 return;
             }
-            // struct linux_dirent64 { u64 d_ino; s64 d_off; u16 d_reclen; u8 d_type; char d_name[]; }
-            int at = 0;
-            while (at < n) {
-                long ino = b.getLong(at);
-                int reclen = b.getShort(at + 16) & 0xffff;
-                int type = b.get(at + 18) & 0xff;
-                int name = at + 19;
-                int end = name;
-                int limit = at + reclen;
-                while (end < limit && b.get(end) != 0) {
-                    end++;
-                }
-                int length = end - name;
-                boolean dots = (length == 1 && b.get(name) == '.') || (length == 2 && b.get(name) == '.' && b.get(name + 1) == '.');
-                if (!dots) {
-                    into.add(ino, type, b, name, length);
-                }
-                at += reclen;
-            }
+            Dirents.add(b, n, into);
         }
     }
 
     @Override
     public int openFile(int directory, byte[] name) throws IOException {
-        int flags = Fcntl.O_RDONLY | Fcntl.O_NOFOLLOW | Fcntl.O_NONBLOCK | Fcntl.O_CLOEXEC;
-        long c = BUFFERS.get().name(name);
-        int fd = c != 0 ? LibCBuffers.openat(directory, c, flags, 0) : LibCAt.openat(directory, cName(name), flags, 0);
-        if (fd < 0) {
-            throw Errno.forName(Errno.last(), name);
-        }
-        return fd;
+        return openAt(directory, name, Fcntl.OPEN_ENTRY);
     }
 
     @Override
     public FileStatus status(int fd) throws IOException {
         Buffers buffers = BUFFERS.get();
-        if (LibCBuffers.statx(fd, EMPTY, Fcntl.AT_EMPTY_PATH | AT_STATX_SYNC_AS_STAT, STATX_BASIC_STATS, buffers.statxAddress) != 0) {
-            throw new IOException(Errno.message(Errno.last()));
+        if (LibCBuffers.statx(fd, EMPTY, Fcntl.AT_EMPTY_PATH | Statx.SYNC_AS_STAT, Statx.BASIC_STATS, buffers.statxAddress) != 0) {
+            throw new IOException(Errno.message(LibC.errno()));
         }
-        return status(buffers.statx);
+        return Statx.status(buffers.statx);
     }
 
     @Override
@@ -142,39 +148,13 @@ final class NativeDescriptors implements Descriptors {
         Buffers buffers = BUFFERS.get();
         ByteBuffer b = buffers.statx;
         long c = buffers.name(name);
-        int flags = Fcntl.AT_SYMLINK_NOFOLLOW | AT_STATX_SYNC_AS_STAT;
-        int r = c != 0 ? LibCBuffers.statx(directory, c, flags, STATX_BASIC_STATS, buffers.statxAddress)
-                : LibCAt.statx(directory, cName(name), flags, STATX_BASIC_STATS, b);
+        int flags = Fcntl.AT_SYMLINK_NOFOLLOW | Statx.SYNC_AS_STAT;
+        int r = c != 0 ? LibCBuffers.statx(directory, c, flags, Statx.BASIC_STATS, buffers.statxAddress)
+                : LibCAt.statx(directory, cName(name), flags, Statx.BASIC_STATS, b);
         if (r != 0) {
-            throw Errno.forName(Errno.last(), name);
+            throw Errno.forName(LibC.errno(), name);
         }
-        return status(b);
-    }
-
-    /** {@code struct statx}, whose layout is the same on every architecture. */
-    private static FileStatus status(ByteBuffer b) throws IOException {
-        int mask = b.getInt(0);
-        if ((mask & STATX_BASIC_STATS) != STATX_BASIC_STATS) {
-            throw new IOException(Errno.message(Errno.EOPNOTSUPP) + " (statx mask " + Integer.toHexString(mask) + ")");
-        }
-        long nlink = b.getInt(16) & 0xffffffffL;
-        int uid = b.getInt(20);
-        int gid = b.getInt(24);
-        int mode = b.getShort(28) & 0xffff;
-        long ino = b.getLong(32);
-        long size = b.getLong(40);
-        long blocks = b.getLong(48);
-        long rdev = makedev(b.getInt(128), b.getInt(132));
-        long dev = makedev(b.getInt(136), b.getInt(140));
-        return new FileStatus(mode, size, blocks, dev, ino, nlink, uid, gid, rdev,
-                b.getLong(64), b.getInt(72), b.getLong(112), b.getInt(120), b.getLong(96), b.getInt(104));
-    }
-
-    /** glibc's {@code makedev}: the {@code dev_t} that {@code stat} returns, and the JDK's {@code unix:dev}. */
-    static long makedev(int major, int minor) {
-        long ma = major & 0xffffffffL;
-        long mi = minor & 0xffffffffL;
-        return ((ma & 0x00000fffL) << 8) | ((ma & 0xfffff000L) << 32) | (mi & 0x000000ffL) | ((mi & 0xffffff00L) << 12);
+        return Statx.status(b);
     }
 
     @Override
@@ -182,16 +162,16 @@ final class NativeDescriptors implements Descriptors {
         long c = BUFFERS.get().name(name);
         int r = c != 0 ? LibCBuffers.mkdirat(directory, c, mode & 07777) : LibCAt.mkdirat(directory, cName(name), mode & 07777);
         if (r != 0) {
-            throw Errno.forName(Errno.last(), name);
+            throw Errno.forName(LibC.errno(), name);
         }
     }
 
     @Override
     public OptionalInt createUnnamed(int directory, int mode) throws IOException {
-        int fd = LibCBuffers.openat(directory, DOT_NAME, Fcntl.O_TMPFILE | Fcntl.O_RDWR | Fcntl.O_CLOEXEC, mode & 07777);
+        int fd = LibCBuffers.openat(directory, DOT_NAME, Fcntl.CREATE_UNNAMED, mode & 07777);
         if (fd < 0) {
-            int errno = Errno.last();
-            if (errno == Errno.EOPNOTSUPP || errno == Errno.EISDIR || errno == Errno.EINVAL) {
+            int errno = LibC.errno();
+            if (Errno.meansNoUnnamedFiles(errno)) {
                 return OptionalInt.empty();
             }
             throw Errno.forName(errno, DOT);
@@ -209,15 +189,15 @@ final class NativeDescriptors implements Descriptors {
             if (LibCBuffers.linkat(fd, EMPTY, directory, buffer, Fcntl.AT_EMPTY_PATH) == 0) {
                 return;
             }
-            int errno = Errno.last();
-            if (errno != Errno.ENOENT && errno != Errno.EPERM && errno != Errno.EINVAL) {
+            int errno = LibC.errno();
+            if (!Errno.meansLinkByDescriptorRefused(errno)) {
                 throw Errno.forName(errno, name);
             }
             linkByDescriptor = false;
         }
         byte[] proc = ("/proc/self/fd/" + fd + "\0").getBytes(StandardCharsets.US_ASCII);
         if (LibC.linkat(Fcntl.AT_FDCWD, proc, directory, cName(name), Fcntl.AT_SYMLINK_FOLLOW) != 0) {
-            throw Errno.forName(Errno.last(), name);
+            throw Errno.forName(LibC.errno(), name);
         }
     }
 

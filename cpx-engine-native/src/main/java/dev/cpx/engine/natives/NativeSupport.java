@@ -1,8 +1,7 @@
 package dev.cpx.engine.natives;
 
 import dev.cpx.spi.Availability;
-import java.util.Locale;
-import java.util.Set;
+import dev.cpx.spi.support.LinuxAbi;
 
 /**
  * Whether the C library can be called here, decided once and never by throwing: Linux on a 64-bit
@@ -10,9 +9,6 @@ import java.util.Set;
  * the class path and able to load its own native part, and the C library functions present.
  */
 final class NativeSupport {
-
-    /** Architectures (as {@code os.arch}) with the generic Linux errno numbers and ioctl encoding, and LP64. */
-    private static final Set<String> ARCHITECTURES = Set.of("amd64", "x86_64", "aarch64", "riscv64", "s390x", "loongarch64");
 
     private static final Availability LIBC = load(false);
     private static final Availability NODES = LIBC.available() ? load(true) : LIBC;
@@ -47,13 +43,9 @@ final class NativeSupport {
     }
 
     private static Availability load(boolean nodes) {
-        String os = System.getProperty("os.name", "");
-        if (!os.toLowerCase(Locale.ROOT).startsWith("linux")) {
-            return Availability.unavailable("Linux only (this is " + os + ")");
-        }
-        String arch = System.getProperty("os.arch", "");
-        if (!ARCHITECTURES.contains(arch)) {
-            return Availability.unavailable("unsupported architecture " + arch + " (64-bit Linux with generic errno numbers only)");
+        Availability abi = LinuxAbi.check();
+        if (!abi.available()) {
+            return abi;
         }
         try {
             if (nodes) {

@@ -12,7 +12,9 @@ import dev.cpx.spi.CloneResult;
 import dev.cpx.spi.CopyProgress;
 import dev.cpx.spi.CopyRequest;
 import dev.cpx.spi.SparseMode;
+import dev.cpx.spi.support.Errno;
 import dev.cpx.spi.support.FileDescriptors;
+import dev.cpx.spi.support.KernelCopy;
 import dev.cpx.testing.Trees;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -48,7 +50,7 @@ class KernelCopyTest {
             try (FileChannel in = FileChannel.open(src); FileChannel out = create(dst)) {
                 // The premise: here the kernel refuses copy_file_range between these file systems.
                 long n = LibC.copy_file_range(FileDescriptors.of(in), new long[1], FileDescriptors.of(out), new long[1], 4096, 0);
-                int errno = Errno.last();
+                int errno = LibC.errno();
                 Assumptions.assumeTrue(n < 0 && errno == Errno.EXDEV, "copy_file_range crosses file systems here");
                 AtomicLong progress = new AtomicLong();
                 assertEquals(data.length, engine.copy(CopyRequest.wholeFile(in, out, data.length, SparseMode.NEVER, progress::addAndGet)));

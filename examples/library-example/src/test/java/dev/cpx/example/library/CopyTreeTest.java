@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The example does what README says: copies a real tree, and runs as a program. */
+/** The example does what docs/library.md says: copies a real tree, and runs as a program. */
 class CopyTreeTest {
 
     @TempDir
@@ -57,7 +57,7 @@ class CopyTreeTest {
     private record Result(int exit, String out, String err) {
     }
 
-    /** Runs the example's main in its own JVM, with the flags README tells library users to give. */
+    /** Runs the example's main in its own JVM, with the flags docs/library.md tells library users to give. */
     private Result run(String... args) throws Exception {
         // The flags are the parent pom's cpx.jvm.opens (the one list), given to this test by surefire
         // on JDK 24 and later; none on JDK 17 to 23, where the library needs none.

@@ -1,8 +1,7 @@
-package dev.cpx.engine.natives;
+package dev.cpx.spi.support;
 
 import dev.cpx.spi.CopyRequest;
 import dev.cpx.spi.SparseMode;
-import dev.cpx.spi.support.BufferedCopy;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 
@@ -16,9 +15,11 @@ import java.nio.ByteBuffer;
  * that ends in a hole still gets its length. Holes count as copied bytes for progress.
  *
  * <p>{@code lseek} moves the source descriptor's file position; nothing here or in the JDK's
- * positional reads depends on it.
+ * positional reads depends on it. The calls are the engine's ({@link KernelCalls}).
+ *
+ * @since 0.2.0
  */
-final class SparseCopy {
+public final class SparseCopy {
 
     private static final int SEEK_DATA = 3;
     private static final int SEEK_HOLE = 4;
@@ -27,34 +28,34 @@ final class SparseCopy {
     }
 
     /** Copies the range of {@code request} (AUTO or ALWAYS); returns the bytes now present from its position. */
-    static long copy(CopyRequest request, int in, int out) throws IOException {
+    public static long copy(KernelCalls calls, CopyRequest request, int in, int out) throws IOException {
         // A size hint of 0 is an empty file or one whose size stat does not tell (procfs): nothing to walk.
         // Where the scheduler found no holes, there is no need to ask again.
-        Allocation allocation = request.fileSize() == 0 || request.holes() == CopyRequest.Holes.NONE ? null : Allocation.of(in);
+        Allocation allocation = request.fileSize() == 0 || request.holes() == CopyRequest.Holes.NONE ? null : calls.allocation(in);
         if (allocation == null || !allocation.mayHaveHoles() || request.position() >= allocation.size()) {
-            return dense(request, in, out);
+            return dense(calls, request, in, out);
         }
         long start = request.position();
         long limit = Math.min(request.end(), allocation.size());
         long pos = start;
         while (pos < limit) {
-            long data = LibC.lseek(in, pos, SEEK_DATA);
+            long data = calls.lseek(in, pos, SEEK_DATA);
             if (data < 0) {
-                int errno = Errno.last();
+                int errno = calls.errno();
                 if (errno == Errno.ENXIO) {
                     break; // only a hole after pos
                 }
                 if (pos == start && Errno.meansUnsupported(errno)) {
-                    return dense(request, in, out);
+                    return dense(calls, request, in, out);
                 }
                 throw Errno.copyFailure(errno);
             }
             if (data >= limit) {
                 break;
             }
-            long hole = LibC.lseek(in, data, SEEK_HOLE);
+            long hole = calls.lseek(in, data, SEEK_HOLE);
             if (hole < 0) {
-                int errno = Errno.last();
+                int errno = calls.errno();
                 if (errno != Errno.ENXIO) {
                     throw Errno.copyFailure(errno);
                 }
@@ -69,7 +70,7 @@ final class SparseCopy {
             }
             long length = segmentEnd - data;
             CopyRequest segment = request.withRange(data, length).withHoles(CopyRequest.Holes.NONE);
-            long copied = dense(segment, in, out);
+            long copied = dense(calls, segment, in, out);
             if (copied < length) {
                 return data + copied - start; // the source ended early
             }
@@ -77,17 +78,17 @@ final class SparseCopy {
         }
         if (pos < limit) {
             request.progress().advance(limit - pos);
-            extend(request, out, limit, limit == allocation.size());
+            extend(calls, request, out, limit, limit == allocation.size());
         }
         return limit - start;
     }
 
     /** Copies the whole range: in the kernel, or through the read/write loop that finds zero blocks for ALWAYS. */
-    private static long dense(CopyRequest request, int in, int out) throws IOException {
+    private static long dense(KernelCalls calls, CopyRequest request, int in, int out) throws IOException {
         if (request.sparse() == SparseMode.ALWAYS) {
             return BufferedCopy.copy(request);
         }
-        return KernelCopy.copy(request, in, out, true);
+        return KernelCopy.copy(calls, request, in, out, true);
     }
 
     /**
@@ -96,13 +97,13 @@ final class SparseCopy {
      * truncates up to it (nothing lies beyond); a range that ends inside the file writes one zero
      * byte at its own last offset instead, because a truncate could race with a write further on.
      */
-    private static void extend(CopyRequest request, int out, long end, boolean endOfFile) throws IOException {
+    private static void extend(KernelCalls calls, CopyRequest request, int out, long end, boolean endOfFile) throws IOException {
         if (request.target().size() >= end) {
             return;
         }
         if (endOfFile) {
-            if (LibC.ftruncate(out, end) != 0) {
-                throw Errno.copyFailure(Errno.last());
+            if (calls.ftruncate(out, end) != 0) {
+                throw Errno.copyFailure(calls.errno());
             }
         } else {
             BufferedCopy.writeFully(request.target(), ByteBuffer.allocate(1), end - 1);

@@ -1,10 +1,7 @@
-package dev.cpx.engine.natives;
+package dev.cpx.spi.support;
 
 import dev.cpx.spi.CopyRequest;
-import dev.cpx.spi.support.BufferedCopy;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 
 /**
  * Copies one range without holes, inside the kernel where it can: {@code copy_file_range} at
@@ -14,15 +11,18 @@ import java.nio.ByteOrder;
  * "not here" ({@link Errno#meansUnsupported}); any other failure, or a failure after data moved, is
  * the copy's failure. A first call that moves nothing at all (files whose size {@code stat} does not
  * tell, as in procfs) hands over to the read/write loop. Each call moves at most {@link #CHUNK}
- * bytes, so progress is reported, and cancellation noticed, inside large files.
+ * bytes, so progress is reported, and cancellation noticed, inside large files. The calls are the
+ * engine's ({@link KernelCalls}): the logic is written once for every engine that calls the kernel.
+ *
+ * @since 0.2.0
  */
-final class KernelCopy {
+public final class KernelCopy {
 
     /** Largest count one {@code copy_file_range} or {@code sendfile} call moves; asking for more breaks some glibc versions. */
-    static final long MAX_PER_CALL = 0x7ffff000L;
+    public static final long MAX_PER_CALL = 0x7ffff000L;
 
     /** Bytes asked of one call. */
-    static final long CHUNK = Math.min(16L << 20, MAX_PER_CALL);
+    public static final long CHUNK = Math.min(16L << 20, MAX_PER_CALL);
 
     private static final int SEEK_SET = 0;
 
@@ -44,13 +44,13 @@ final class KernelCopy {
      * @param offload whether {@code copy_file_range} may be used; it may share extents or keep holes
      *     on some file systems (btrfs, XFS, NFS), which a dense copy ({@code --sparse=never}) must not
      */
-    static long copy(CopyRequest request, int in, int out, boolean offload) throws IOException {
+    public static long copy(KernelCalls calls, CopyRequest request, int in, int out, boolean offload) throws IOException {
         long end = UNSUPPORTED;
         if (offload && !copyFileRangeMissing) {
-            end = copyFileRange(request, in, out);
+            end = copyFileRange(calls, request, in, out);
         }
         if (end == UNSUPPORTED) {
-            end = sendfile(request, in, out);
+            end = sendfile(calls, request, in, out);
         }
         if (end < 0) {
             return BufferedCopy.copy(request);
@@ -68,7 +68,7 @@ final class KernelCopy {
     }
 
     /** Whether {@code copy_file_range} has been found missing in this process. */
-    static boolean copyFileRangeMissing() {
+    public static boolean copyFileRangeMissing() {
         return copyFileRangeMissing;
     }
 
@@ -79,41 +79,23 @@ final class KernelCopy {
     }
 
     /** Copies with {@code copy_file_range}; returns the end offset reached, or a negative hand-over. */
-    private static long copyFileRange(CopyRequest request, int in, int out) throws IOException {
-        Offsets offsets = OFFSETS.get();
-        return loop(request, true, (offset, length) -> {
-            offsets.buffer.putLong(0, offset);
-            offsets.buffer.putLong(8, offset);
-            return LibCBuffers.copy_file_range(in, offsets.in, out, offsets.out, length, 0);
-        });
+    private static long copyFileRange(KernelCalls calls, CopyRequest request, int in, int out) throws IOException {
+        return loop(calls, request, true, (offset, length) -> calls.copyFileRange(in, out, offset, length));
     }
-
-    /** One {@code loff_t} per thread for each side's offset: passed by address, nothing copied or allocated per call. */
-    private static final class Offsets {
-        final ByteBuffer buffer = ByteBuffer.allocateDirect(16).order(ByteOrder.nativeOrder());
-        final long in = LibCBuffers.address(buffer);
-        final long out = in + 8;
-    }
-
-    private static final ThreadLocal<Offsets> OFFSETS = ThreadLocal.withInitial(Offsets::new);
 
     /**
      * Copies with {@code sendfile}, which reads at an explicit offset but writes at the target's file
      * position: that position is set to the range first (each request has a target channel of its own).
      */
-    private static long sendfile(CopyRequest request, int in, int out) throws IOException {
-        if (LibC.lseek(out, request.position(), SEEK_SET) < 0) {
-            int errno = Errno.last();
+    private static long sendfile(KernelCalls calls, CopyRequest request, int in, int out) throws IOException {
+        if (calls.lseek(out, request.position(), SEEK_SET) < 0) {
+            int errno = calls.errno();
             if (Errno.meansUnsupported(errno) || errno == Errno.ESPIPE) {
                 return UNSUPPORTED;
             }
             throw Errno.copyFailure(errno);
         }
-        Offsets offsets = OFFSETS.get();
-        return loop(request, false, (offset, length) -> {
-            offsets.buffer.putLong(0, offset);
-            return LibCBuffers.sendfile(out, in, offsets.in, length);
-        });
+        return loop(calls, request, false, (offset, length) -> calls.sendfile(out, in, offset, length));
     }
 
     /**
@@ -123,7 +105,7 @@ final class KernelCopy {
      *
      * @param recordMissing whether {@code ENOSYS} means {@code copy_file_range} is missing for good
      */
-    private static long loop(CopyRequest request, boolean recordMissing, Call call) throws IOException {
+    private static long loop(KernelCalls calls, CopyRequest request, boolean recordMissing, Call call) throws IOException {
         long start = request.position();
         long end = request.end();
         long pos = start;
@@ -131,7 +113,7 @@ final class KernelCopy {
             long want = Math.min(CHUNK, end - pos);
             long n = call.move(pos, want);
             if (n < 0) {
-                int errno = Errno.last();
+                int errno = calls.errno();
                 if (errno == Errno.EINTR) {
                     continue;
                 }

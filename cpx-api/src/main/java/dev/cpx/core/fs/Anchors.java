@@ -1,0 +1,296 @@
+package dev.cpx.core.fs;
+
+import dev.cpx.spi.Descriptors;
+import dev.cpx.spi.support.PathBytes;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The directories of a run held open, by the path they are reported under, so that every name
+ * below a command-line operand is reached relative to the descriptor of the directory it is in,
+ * never by its whole path resolved again from the top: a directory renamed, or swapped for a
+ * symbolic link, while the copy runs cannot redirect it (docs/security.md).
+ *
+ * <p>A directory being copied ({@code DirectoryTask}) opens its source and its copy relative to its
+ * parent's ({@link #open}), and they stay {@link #hold held} until everything below them is done. A
+ * path whose directory is held is reached through that directory's descriptor: by the
+ * {@code *at} calls where there are some for it, else through {@code /proc/self/fd/N/NAME}, which
+ * the kernel resolves from the open directory itself ({@link #at}). A path above every held
+ * directory (a command-line operand, and what leads to it) is resolved as given, as GNU cp
+ * resolves it. Without descriptor operations that open relative ({@link Descriptors#opensRelative()})
+ * every path is resolved as given.
+ */
+public final class Anchors {
+
+    /** An operation on a path. */
+    @FunctionalInterface
+    public interface PathOperation<T> {
+        T apply(Path path) throws IOException;
+    }
+
+    /** A held directory: one side of a pair. */
+    private record Held(DirectoryPair pair, boolean source) {
+        int fd() {
+            return source ? pair.source() : pair.target();
+        }
+    }
+
+    private static final Anchors NONE = new Anchors(null);
+
+    /** Null: none held, every path as given. */
+    private final Descriptors descriptors;
+    private final ConcurrentHashMap<Path, Held> held;
+
+    private Anchors(Descriptors descriptors) {
+        this.descriptors = descriptors;
+        this.held = descriptors == null ? null : new ConcurrentHashMap<>();
+    }
+
+    /** Anchors through {@code descriptors} where they open relative; else none. */
+    public static Anchors of(Descriptors descriptors) {
+        return descriptors != null && descriptors.opensRelative() ? new Anchors(descriptors) : NONE;
+    }
+
+    /** No directory is ever held: every path is resolved as given. */
+    public static Anchors none() {
+        return NONE;
+    }
+
+    /** Whether directories are held (else every path is resolved as given). */
+    public boolean active() {
+        return descriptors != null;
+    }
+
+    public Descriptors descriptors() {
+        return descriptors;
+    }
+
+    /**
+     * Opens the source directory {@code source} to read and its copy {@code target} to make entries
+     * in, each relative to its parent's descriptor where that is held (following a symbolic link only
+     * where {@code followSource}/{@code followTarget} say), else by its path as given; null where
+     * there are no descriptor operations. Fails where either cannot be opened, a symbolic link put
+     * in the place of a directory included ({@link OpenFailure} says which). The pair is not held
+     * until {@link #hold}.
+     */
+    public DirectoryPair open(Path source, Path target, boolean followSource, boolean followTarget) throws IOException {
+        if (descriptors == null) {
+            return null;
+        }
+        Path from = PathBytes.withoutTrailingSlashes(source);
+        Path into = PathBytes.withoutTrailingSlashes(target);
+        int s;
+        try {
+            s = openSide(from, true, followSource);
+        } catch (IOException e) {
+            throw new OpenFailure(source, true, e);
+        }
+        try {
+            return DirectoryPair.of(descriptors, s, openSide(into, false, followTarget));
+        } catch (IOException e) {
+            descriptors.close(s);
+            throw new OpenFailure(target, false, e);
+        } catch (RuntimeException e) {
+            descriptors.close(s);
+            throw e;
+        }
+    }
+
+    private int openSide(Path dir, boolean source, boolean follow) throws IOException {
+        Path parent = dir.getParent();
+        Held p = parent == null || tooLong(dir) ? null : held.get(parent);
+        if (p != null && p.pair().tryRetain()) {
+            try {
+                byte[] name = PathBytes.of(dir.getFileName());
+                return source ? descriptors.openDirectory(p.fd(), name, follow) : descriptors.openDirectoryToWrite(p.fd(), name, follow);
+            } finally {
+                p.pair().release();
+            }
+        }
+        return source ? descriptors.openDirectory(dir) : descriptors.openDirectoryToWrite(dir);
+    }
+
+    /**
+     * Holds {@code pair} (taking over the reference its opener had) as the directories {@code source}
+     * and {@code target}: what is below them is reached through it until {@link #drop}.
+     */
+    public void hold(Path source, Path target, DirectoryPair pair) {
+        held.put(PathBytes.withoutTrailingSlashes(source), new Held(pair, true));
+        held.put(PathBytes.withoutTrailingSlashes(target), new Held(pair, false));
+    }
+
+    /** Stops reaching below {@code source} and {@code target} through {@code pair}, and releases it. */
+    public void drop(Path source, Path target, DirectoryPair pair) {
+        held.remove(PathBytes.withoutTrailingSlashes(source), new Held(pair, true));
+        held.remove(PathBytes.withoutTrailingSlashes(target), new Held(pair, false));
+        pair.release();
+    }
+
+    /** {@code lstat} of {@code path} reached as {@link #at} reaches it, or null when it fails. */
+    public Stat lstatOrNull(Path path) {
+        try {
+            return at(path, Stat::lstat);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** {@code stat} of {@code path} reached as {@link #at} reaches it, or null when it fails. */
+    public Stat statOrNull(Path path) {
+        try {
+            return at(path, Stat::stat);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** The attributes of {@code path} reached as {@link #at} reaches it. */
+    public Stat stat(Path path, boolean followLinks) throws IOException {
+        return at(path, p -> Stat.of(p, followLinks));
+    }
+
+    /** The text of the symbolic link {@code path} reached as {@link #at} reaches it. */
+    public Path readSymbolicLink(Path path) throws IOException {
+        return at(path, java.nio.file.Files::readSymbolicLink);
+    }
+
+    /** Which of a pair's directories could not be opened, and why. */
+    public static final class OpenFailure extends IOException {
+        private static final long serialVersionUID = 1L;
+        private final transient Path path;
+        private final boolean source;
+
+        OpenFailure(Path path, boolean source, IOException cause) {
+            super(cause);
+            this.path = path;
+            this.source = source;
+        }
+
+        /** Whether it was the source directory (else the copy) that could not be opened. */
+        public boolean source() {
+            return source;
+        }
+
+        /** The directory, as it is reported. */
+        public Path path() {
+            return path;
+        }
+
+        /** The kernel's failure. */
+        public IOException reason() {
+            return (IOException) getCause();
+        }
+    }
+
+    /** The path of an open descriptor itself, through which the kernel reaches exactly the file it is open on. */
+    public static Path self(int fd) {
+        return Path.of("/proc/self/fd/" + fd);
+    }
+
+    /**
+     * Runs {@code op} on {@code path}, reached relative to its directory's descriptor where that is
+     * held ({@code /proc/self/fd/N/NAME}: the last name is resolved in the open directory, as by an
+     * {@code *at} call, following a symbolic link there only where {@code op} itself follows one),
+     * else on {@code path} as given. The directory stays open while {@code op} runs.
+     */
+    public <T> T at(Path path, PathOperation<T> op) throws IOException {
+        Held h = heldParent(path);
+        if (h == null) {
+            return op.apply(path);
+        }
+        try {
+            return op.apply(self(h.fd()).resolve(path.getFileName()));
+        } finally {
+            h.pair().release();
+        }
+    }
+
+    /**
+     * Runs {@code op} on the entry {@code path} itself, pinned first ({@link Descriptors#openEntry}:
+     * never through a symbolic link put in its place), for the calls that would follow one
+     * ({@code chmod}, {@code setxattr}): a symbolic link there then fails the call instead of
+     * leading outside. Where the directory is not held, on {@code path} as given.
+     */
+    public <T> T pinned(Path path, PathOperation<T> op) throws IOException {
+        Held h = heldParent(path);
+        if (h == null) {
+            return op.apply(path);
+        }
+        try {
+            int fd = descriptors.openEntry(h.fd(), PathBytes.of(path.getFileName()));
+            try {
+                return op.apply(self(fd));
+            } finally {
+                descriptors.close(fd);
+            }
+        } finally {
+            h.pair().release();
+        }
+    }
+
+    /**
+     * The held directory of {@code path}, with its name, for an {@code *at} call by the caller, who
+     * then calls {@link Relative#close}; null where it is not held.
+     */
+    public Relative relative(Path path) {
+        Held h = heldParent(path);
+        return h == null ? null : new Relative(h, PathBytes.of(path.getFileName()));
+    }
+
+    /** A name in a held directory, open until {@link #close}. */
+    public static final class Relative implements AutoCloseable {
+        private final Held held;
+        private final byte[] name;
+
+        private Relative(Held held, byte[] name) {
+            this.held = held;
+            this.name = name;
+        }
+
+        /** The directory's descriptor. */
+        public int directory() {
+            return held.fd();
+        }
+
+        public byte[] name() {
+            return name;
+        }
+
+        @Override
+        public void close() {
+            held.pair().release();
+        }
+    }
+
+    /** {@code path}'s directory, retained, where it is held; else null. */
+    private Held heldParent(Path path) {
+        if (held == null || held.isEmpty() || tooLong(path)) {
+            return null;
+        }
+        Path parent = path.getParent();
+        Path name = path.getFileName();
+        if (parent == null || name == null || isDots(name)) {
+            return null;
+        }
+        Held h = held.get(parent);
+        return h != null && h.pair().tryRetain() ? h : null;
+    }
+
+    /**
+     * Whether {@code path} is {@code PATH_MAX} bytes or longer: reached as given then, the kernel
+     * refuses it ({@code ENAMETOOLONG}) as it refuses GNU cp, which resolves whole paths: a tree as
+     * deep as that is copied as far as GNU cp copies it, and no deeper (which also bounds the
+     * descriptors held to the depth of such a path).
+     */
+    private static boolean tooLong(Path path) {
+        return PathBytes.of(path).length >= PATH_MAX;
+    }
+
+    private static final int PATH_MAX = 4096;
+
+    private static boolean isDots(Path name) {
+        byte[] b = PathBytes.of(name);
+        return (b.length == 1 && b[0] == '.') || (b.length == 2 && b[0] == '.' && b[1] == '.');
+    }
+}

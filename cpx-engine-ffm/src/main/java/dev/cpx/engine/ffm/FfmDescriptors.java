@@ -1,0 +1,207 @@
+package dev.cpx.engine.ffm;
+
+import dev.cpx.spi.Descriptors;
+import dev.cpx.spi.DirectoryEntries;
+import dev.cpx.spi.FileStatus;
+import dev.cpx.spi.support.DescriptorChannel;
+import dev.cpx.spi.support.Dirents;
+import dev.cpx.spi.support.Errno;
+import dev.cpx.spi.support.Fcntl;
+import dev.cpx.spi.support.PathBytes;
+import dev.cpx.spi.support.Statx;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.OptionalInt;
+
+/**
+ * {@link Descriptors} through downcall handles: each method one call (or {@code getdents64}'s loop),
+ * names and buffers in the thread's {@link Scratch}, the struct and record layouts read by the same
+ * code as the native engine's ({@link Statx}, {@link Dirents}), errors worded by the same table
+ * ({@link Errno}).
+ */
+final class FfmDescriptors implements Descriptors {
+
+    static final FfmDescriptors INSTANCE = new FfmDescriptors();
+
+    private static final byte[] EMPTY = {};
+    private static final byte[] DOT = {'.'};
+
+    /** Whether {@code linkat(fd, "", ..., AT_EMPTY_PATH)} is allowed (it needs CAP_DAC_READ_SEARCH); else /proc/self/fd. */
+    private static volatile boolean linkByDescriptor = true;
+
+    private FfmDescriptors() {
+    }
+
+    @Override
+    public int openDirectory(Path directory) throws IOException {
+        return open(directory, Fcntl.OPEN_DIRECTORY);
+    }
+
+    @Override
+    public int openDirectoryToWrite(Path directory) throws IOException {
+        return open(directory, Fcntl.OPEN_DIRECTORY_TO_WRITE);
+    }
+
+    private static int open(Path path, int flags) throws IOException {
+        Scratch s = Scratch.get();
+        if (!s.pathA(PathBytes.of(path))) {
+            throw Errno.forPath(Errno.ENAMETOOLONG, path);
+        }
+        int fd = LibC.openat(s, Fcntl.AT_FDCWD, s.pathA, flags, 0);
+        if (fd < 0) {
+            throw Errno.forPath(s.errno(), path);
+        }
+        return fd;
+    }
+
+    @Override
+    public void readDirectory(int directory, DirectoryEntries into) throws IOException {
+        Scratch s = Scratch.get();
+        Linking.Memory dirents = s.dirents();
+        while (true) {
+            long n = LibC.getdents64(s, directory, dirents.address(), dirents.buffer().capacity());
+            if (n < 0) {
+                int errno = s.errno();
+                if (errno == Errno.EINTR) {
+                    continue;
+                }
+                throw new IOException(Errno.message(errno));
+            }
+            if (n == 0) {
+                return;
+            }
+            Dirents.add(dirents.buffer(), n, into);
+        }
+    }
+
+    @Override
+    public int openFile(int directory, byte[] name) throws IOException {
+        return openAt(directory, name, Fcntl.OPEN_ENTRY, 0);
+    }
+
+    @Override
+    public boolean opensRelative() {
+        return true;
+    }
+
+    @Override
+    public int openDirectory(int directory, byte[] name, boolean follow) throws IOException {
+        return openAt(directory, name, Fcntl.openDirectoryAt(follow), 0);
+    }
+
+    @Override
+    public int openDirectoryToWrite(int directory, byte[] name, boolean follow) throws IOException {
+        return openAt(directory, name, Fcntl.openDirectoryToWriteAt(follow), 0);
+    }
+
+    @Override
+    public int openEntry(int directory, byte[] name) throws IOException {
+        return openAt(directory, name, Fcntl.PIN_ENTRY, 0);
+    }
+
+    private static int openAt(int directory, byte[] name, int flags, int mode) throws IOException {
+        Scratch s = Scratch.get();
+        name(s, name);
+        int fd = LibC.openat(s, directory, s.pathA, flags, mode);
+        if (fd < 0) {
+            throw Errno.forName(s.errno(), name);
+        }
+        return fd;
+    }
+
+    @Override
+    public FileStatus status(int fd) throws IOException {
+        Scratch s = Scratch.get();
+        s.pathA(EMPTY);
+        if (LibC.statx(s, fd, s.pathA, Fcntl.AT_EMPTY_PATH | Statx.SYNC_AS_STAT, Statx.BASIC_STATS, s.statx) != 0) {
+            throw new IOException(Errno.message(s.errno()));
+        }
+        return Statx.status(s.statxView);
+    }
+
+    @Override
+    public FileStatus status(int directory, byte[] name) throws IOException {
+        Scratch s = Scratch.get();
+        name(s, name);
+        if (LibC.statx(s, directory, s.pathA, Fcntl.AT_SYMLINK_NOFOLLOW | Statx.SYNC_AS_STAT, Statx.BASIC_STATS, s.statx) != 0) {
+            throw Errno.forName(s.errno(), name);
+        }
+        return Statx.status(s.statxView);
+    }
+
+    @Override
+    public void makeDirectory(int directory, byte[] name, int mode) throws IOException {
+        Scratch s = Scratch.get();
+        name(s, name);
+        if (LibC.mkdirat(s, directory, s.pathA, mode & 07777) != 0) {
+            throw Errno.forName(s.errno(), name);
+        }
+    }
+
+    @Override
+    public OptionalInt createUnnamed(int directory, int mode) throws IOException {
+        Scratch s = Scratch.get();
+        s.pathA(DOT);
+        int fd = LibC.openat(s, directory, s.pathA, Fcntl.CREATE_UNNAMED, mode & 07777);
+        if (fd < 0) {
+            int errno = s.errno();
+            if (Errno.meansNoUnnamedFiles(errno)) {
+                return OptionalInt.empty();
+            }
+            throw Errno.forName(errno, DOT);
+        }
+        return OptionalInt.of(fd);
+    }
+
+    @Override
+    public void linkUnnamed(int fd, int directory, byte[] name) throws IOException {
+        Scratch s = Scratch.get();
+        if (!s.pathB(name)) {
+            throw Errno.forName(Errno.ENAMETOOLONG, name);
+        }
+        int errno = link(s, fd, directory);
+        if (errno != 0) {
+            throw Errno.forName(errno, name);
+        }
+    }
+
+    /**
+     * Names the unnamed file {@code fd} with the path at {@link Scratch#pathB} relative to
+     * {@code directory} ({@code linkat}): by descriptor where allowed, else through
+     * {@code /proc/self/fd/N}, as {@code open(2)} documents. Returns 0, or the errno of the failure.
+     */
+    static int link(Scratch s, int fd, int directory) {
+        if (linkByDescriptor) {
+            s.pathA(EMPTY);
+            if (LibC.linkat(s, fd, s.pathA, directory, s.pathB, Fcntl.AT_EMPTY_PATH) == 0) {
+                return 0;
+            }
+            int errno = s.errno();
+            if (!Errno.meansLinkByDescriptorRefused(errno)) {
+                return errno;
+            }
+            linkByDescriptor = false;
+        }
+        s.pathA(("/proc/self/fd/" + fd).getBytes(StandardCharsets.US_ASCII));
+        return LibC.linkat(s, Fcntl.AT_FDCWD, s.pathA, directory, s.pathB, Fcntl.AT_SYMLINK_FOLLOW) == 0 ? 0 : s.errno();
+    }
+
+    @Override
+    public void close(int fd) {
+        LibC.close(Scratch.get(), fd);
+    }
+
+    @Override
+    public FileChannel channel(int fd, boolean readable, boolean writable) {
+        return DescriptorChannel.of(fd, readable, writable, this::close);
+    }
+
+    /** {@code name} at {@link Scratch#pathA}; {@code ENAMETOOLONG} when it could be no name. */
+    private static void name(Scratch s, byte[] name) throws IOException {
+        if (!s.pathA(name)) {
+            throw Errno.forName(Errno.ENAMETOOLONG, name);
+        }
+    }
+}
