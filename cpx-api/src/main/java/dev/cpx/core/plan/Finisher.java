@@ -10,6 +10,7 @@ import dev.cpx.api.EntryKind;
 import dev.cpx.api.FileOutcome;
 import dev.cpx.core.finish.Metadata;
 import dev.cpx.core.finish.Xattrs;
+import dev.cpx.core.fs.Anchors;
 import dev.cpx.core.fs.Effects;
 import dev.cpx.core.fs.Stat;
 import dev.cpx.core.run.Counters;
@@ -102,8 +103,10 @@ public final class Finisher {
             }
         };
         Outcomes outcomes = new Outcomes(listener, counters);
-        Effects effects = Effects.live(extras);
-        Metadata metadata = new Metadata(o, effects, outcomes, new Xattrs(o, extras, effects, outcomes));
+        // Directories are reached by path, one at a time: no directory is held open for them.
+        Anchors anchors = Anchors.none();
+        Effects effects = Effects.live(extras, anchors);
+        Metadata metadata = new Metadata(o, effects, outcomes, new Xattrs(o, extras, effects, outcomes, anchors));
         Dereference deref = o.effectiveDereference();
         int umask = plan.umask();
         SafeDirectories safe = new SafeDirectories();
@@ -131,7 +134,7 @@ public final class Finisher {
                 if (!d.existed() && !o.preserves(Attribute.MODE)) {
                     int mode = o.defaultModes() ? 0777 & ~umask : st.permissions() & 0777 & ~umask;
                     Stat now = Stat.lstatOrNull(dst);
-                    metadata.chmod(src, dst, mode | (now == null ? 0 : now.permissions() & 02000));
+                    metadata.chmod(src, dst, dst, mode | (now == null ? 0 : now.permissions() & 02000));
                 }
                 metadata.apply(src, dst, dst, st, false, metadata.copiesXattrs(), (Stat.lstatOrNull(dst) == null ? 0
                         : Stat.lstatOrNull(dst).permissions() & 07000));
