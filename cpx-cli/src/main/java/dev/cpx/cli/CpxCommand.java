@@ -31,6 +31,7 @@ public final class CpxCommand implements Callable<Integer>, Specs.Target {
     final EngineOptions engines = new EngineOptions();
     final CopyControlOptions control = new CopyControlOptions();
     final OutputOptions display = new OutputOptions();
+    final ClusterOptions cluster = new ClusterOptions();
     boolean debug;
     List<String> operands = new ArrayList<>();
 
@@ -54,6 +55,7 @@ public final class CpxCommand implements Callable<Integer>, Specs.Target {
         s.addMixin("engines", engines.spec());
         s.addMixin("control", control.spec());
         s.addMixin("display", display.spec());
+        s.addMixin("cluster", cluster.spec());
         s.addOption(Specs.flag(this, "Print stack traces of internal errors.", "--debug"));
         s.addOption(OptionSpec.builder("-h", "--help").usageHelp(true).description("Display this help and exit.")
                 .type(boolean.class).arity("0").build());
@@ -94,6 +96,9 @@ public final class CpxCommand implements Callable<Integer>, Specs.Target {
             listEngines(registry, out);
             return 0;
         }
+        if (cluster.requested() && cluster.plan == null) {
+            return new ClusterSession(this, cluster, output).run(Cpx.create(registry), null, List.of(), null);
+        }
         cp.validate();
         Operands ops = operands();
         if (!contextSupported(reporter)) {
@@ -109,6 +114,9 @@ public final class CpxCommand implements Callable<Integer>, Specs.Target {
                 throw config.refused("engine", e.getMessage());
             }
             throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        if (cluster.requested()) {
+            return new ClusterSession(this, cluster, output).run(Cpx.create(registry), options, ops.sources, ops.destination);
         }
         return new CopySession(Main.programName(), display, output, reporter).run(() -> {
             try {

@@ -19,7 +19,7 @@ public final class Outcomes {
     private final Counters counters;
     private final Object promptLock = new Object();
 
-    Outcomes(CopyListener listener, Counters counters) {
+    public Outcomes(CopyListener listener, Counters counters) {
         this.listener = listener;
         this.counters = counters;
     }

@@ -57,7 +57,7 @@ public final class Excludes {
     }
 
     /** Whether a pattern that needs no attributes (no trailing {@code /}) excludes {@code name} at {@code relative}. */
-    boolean excludesAnyEntry(Path name, Path relative) {
+    public boolean excludesAnyEntry(Path name, Path relative) {
         for (Pattern p : patterns) {
             if (!p.directoriesOnly() && p.matcher().matches(p.byName() ? name : relative)) {
                 return true;
@@ -67,7 +67,7 @@ public final class Excludes {
     }
 
     /** Whether a directory-only pattern excludes the directory {@code name} at {@code relative}. */
-    boolean excludesDirectory(Path name, Path relative) {
+    public boolean excludesDirectory(Path name, Path relative) {
         for (Pattern p : patterns) {
             if (p.directoriesOnly() && p.matcher().matches(p.byName() ? name : relative)) {
                 return true;

@@ -1,0 +1,123 @@
+package dev.cpx.api;
+
+import dev.cpx.core.plan.ChunkReport;
+import dev.cpx.core.plan.Finisher;
+import dev.cpx.core.plan.PlanDirectory;
+import dev.cpx.core.plan.PlanStatus;
+import dev.cpx.core.plan.Planner;
+import dev.cpx.core.plan.Worker;
+import dev.cpx.spi.PosixExtras;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * One copy run by many processes on many nodes, in three steps, through a plan directory on a
+ * file system they all see: {@link #create} walks the sources once and writes the plan (the options,
+ * the directory list, chunks of entries); any number of {@link #work} calls, anywhere, claim chunks
+ * one at a time and copy them with the single-machine engine; {@link #finish} gives the directories
+ * their attributes and adds up the chunks' outcomes. {@link #status} shows how far it got.
+ *
+ * <pre>{@code
+ * CopyPlan plan = CopyPlan.at(Cpx.create(), Path.of("/shared/plan"));
+ * plan.create(List.of(Path.of("/data")), Path.of("/archive"), options, 64, CopyPlan.DEFAULT_LEASE);
+ * plan.work(4, System.err::println);      // on each node, as often as wanted
+ * CopyPlan.Finished result = plan.finish();
+ * }</pre>
+ *
+ * Problems with the plan itself (another user's plan, an incomplete one, options a plan cannot
+ * carry out) are {@link IOException}s with a one-line message; problems with entries are data in
+ * the results.
+ *
+ * @since 0.3.0
+ */
+public final class CopyPlan {
+
+    /** How long a worker on another host may go without renewing its claim before its chunk is taken again. */
+    public static final Duration DEFAULT_LEASE = Duration.ofMinutes(2);
+
+    /** What {@link #create} wrote: chunks, entries (non-directories), directories, bytes, and the largest chunk. */
+    public record Planned(int chunks, long entries, long directories, long bytes, long largestChunkEntries,
+            long largestChunkBytes, Duration elapsed) {
+    }
+
+    /** What one {@link #work} call copied: chunks, their totals and failures, and chunks refused as changed. */
+    public record WorkDone(int chunks, CopySummary summary, List<FileOutcome> failures, List<String> rejectedChunks) {
+        public boolean succeeded() {
+            return summary.succeeded() && rejectedChunks.isEmpty();
+        }
+    }
+
+    /** The whole copy's outcome, from {@link #finish}. */
+    public record Finished(CopySummary summary, List<FileOutcome> failures, List<String> chunksNotDone) {
+        public boolean succeeded() {
+            return summary.succeeded() && chunksNotDone.isEmpty();
+        }
+    }
+
+    /**
+     * Where a plan stands: chunks to do, claimed, done, and done with failures; bytes in all and in
+     * done chunks; the rate since the first claim and the time left at that rate (null when unknown).
+     */
+    public record Status(int chunks, int todo, int claimed, int done, int failed, long bytes, long bytesDone,
+            double bytesPerSecond, Duration eta) {
+    }
+
+    private final Cpx cpx;
+    private final Path directory;
+
+    private CopyPlan(Cpx cpx, Path directory) {
+        this.cpx = Objects.requireNonNull(cpx, "cpx");
+        this.directory = Objects.requireNonNull(directory, "directory");
+    }
+
+    /** The plan in {@code directory}, copied with {@code cpx}'s engines. */
+    public static CopyPlan at(Cpx cpx, Path directory) {
+        return new CopyPlan(cpx, directory);
+    }
+
+    public Path directory() {
+        return directory;
+    }
+
+    /**
+     * Plans copying {@code sources} to {@code destination} as {@code cp} with {@code options} would
+     * (excludes applied now), in about {@code chunks} chunks; the directory must not exist or be empty.
+     */
+    public Planned create(List<Path> sources, Path destination, CopyOptions options, int chunks, Duration lease)
+            throws IOException {
+        Planner.Result r = new Planner(sources, destination, options, chunks, lease.toMillis()).write(directory);
+        return new Planned(r.chunks(), r.entries(), r.directories(), r.bytes(), r.largestChunkEntries(),
+                r.largestChunkBytes(), Duration.ofNanos(r.nanos()));
+    }
+
+    /**
+     * Claims and copies chunks until none is left to claim, with {@code jobs} copies at once; chunks
+     * whose worker is gone are taken again. {@code log} hears warnings.
+     */
+    public WorkDone work(int jobs, Consumer<String> log) throws IOException, InterruptedException {
+        PlanDirectory plan = PlanDirectory.open(directory);
+        Worker.Result r = new Worker(plan, cpx::start, jobs, log).run();
+        List<FileOutcome> failures = new ArrayList<>();
+        r.chunks().forEach(c -> failures.addAll(c.failures()));
+        CopySummary s = ChunkReport.sum(r.chunks(), 0, 0, Duration.ofNanos(r.nanos()));
+        return new WorkDone(r.chunks().size(), s, failures, r.rejected());
+    }
+
+    /** Finishes the copy once every chunk is done; see {@link Finished}. */
+    public Finished finish() throws IOException {
+        PlanDirectory plan = PlanDirectory.open(directory);
+        Finisher.Result r = new Finisher(plan, cpx.engines().extras().orElse(PosixExtras.none())).run();
+        return new Finished(r.summary(), r.failures(), r.notDone());
+    }
+
+    public Status status() throws IOException {
+        PlanStatus s = PlanStatus.of(PlanDirectory.open(directory));
+        return new Status(s.chunks(), s.todo(), s.claimed(), s.done(), s.failed(), s.bytes(), s.bytesDone(),
+                s.bytesPerSecond(), s.etaNanos() < 0 ? null : Duration.ofNanos(s.etaNanos()));
+    }
+}

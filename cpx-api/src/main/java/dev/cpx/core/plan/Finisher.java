@@ -1,0 +1,144 @@
+package dev.cpx.core.plan;
+
+import dev.cpx.api.Attribute;
+import dev.cpx.api.CopyListener;
+import dev.cpx.api.CopyOptions;
+import dev.cpx.api.CopySummary;
+import dev.cpx.api.Dereference;
+import dev.cpx.api.Diagnostic;
+import dev.cpx.api.EntryKind;
+import dev.cpx.api.FileOutcome;
+import dev.cpx.core.finish.Metadata;
+import dev.cpx.core.finish.Xattrs;
+import dev.cpx.core.fs.Anchors;
+import dev.cpx.core.fs.Effects;
+import dev.cpx.core.fs.Stat;
+import dev.cpx.core.run.Counters;
+import dev.cpx.core.run.Outcomes;
+import dev.cpx.spi.PosixExtras;
+import dev.cpx.spi.support.PathBytes;
+import java.io.BufferedInputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The last step of a plan: once every chunk is done, makes the directories no chunk made (empty
+ * ones), gives every directory its attributes deepest first (so a read-only or dated directory is
+ * set after everything inside it is in place), and adds the chunks' reports up into one summary.
+ * Chunks not done, and chunks refused as changed, are failures named in the result; then no
+ * directory gets its final attributes, so workers can still go on.
+ */
+public final class Finisher {
+
+    /** The whole copy's outcome. */
+    public record Result(CopySummary summary, List<FileOutcome> failures, List<String> notDone) {
+    }
+
+    private final PlanDirectory plan;
+    private final PosixExtras extras;
+
+    public Finisher(PlanDirectory plan, PosixExtras extras) {
+        this.plan = plan;
+        this.extras = extras;
+    }
+
+    public Result run() throws IOException {
+        long start = System.nanoTime();
+        Set<String> done = new HashSet<>(PlanDirectory.list(plan.done()));
+        List<String> notDone = new ArrayList<>();
+        List<FileOutcome> failures = Collections.synchronizedList(new ArrayList<>());
+        long failed = 0;
+        List<ChunkReport> reports = new ArrayList<>();
+        List<String[]> holders = Claims.holders(plan);
+        for (Manifest.Chunk c : plan.manifest().chunks()) {
+            if (!done.contains(c.name())) {
+                String holder = holders.stream().filter(h -> h[0].equals(c.name())).map(h -> " (claimed by " + h[1] + ")")
+                        .findFirst().orElse(" (never claimed)");
+                notDone.add(c.name());
+                failures.add(FileOutcome.failed(EntryKind.UNKNOWN, null, null,
+                        new Diagnostic("chunk " + c.name() + " is not done" + holder, List.of(), "")));
+                failed++;
+                continue;
+            }
+            ChunkReport r = ChunkReport.read(plan.reports().resolve(c.name()));
+            reports.add(r);
+            failures.addAll(r.failures());
+            if (!r.rejected().isEmpty()) {
+                failed++;
+                failures.add(FileOutcome.failed(EntryKind.UNKNOWN, null, null,
+                        new Diagnostic("chunk " + c.name() + " was not copied", List.of(), r.rejected())));
+            }
+        }
+        Counters counters = new Counters();
+        if (notDone.isEmpty()) {
+            directories(failures, counters);
+        }
+        long elapsed = System.nanoTime() - start;
+        Path started = plan.root().resolve(PlanDirectory.STARTED);
+        if (Files.exists(started)) {
+            elapsed = Math.max(elapsed, (System.currentTimeMillis() - Files.getLastModifiedTime(started).toMillis()) * 1_000_000L);
+        }
+        CopySummary summary = ChunkReport.sum(reports, counters.directories.sum(), failed + counters.failed.sum(),
+                Duration.ofNanos(elapsed));
+        return new Result(summary, List.copyOf(failures), notDone);
+    }
+
+    /** Every directory of the list, deepest first: made if missing, then given its attributes. */
+    private void directories(List<FileOutcome> failures, Counters counters) throws IOException {
+        CopyOptions o = plan.options();
+        CopyListener listener = new CopyListener() {
+            @Override
+            public void entryDone(FileOutcome outcome) {
+                if (outcome.status() == FileOutcome.Status.FAILED) {
+                    failures.add(outcome);
+                }
+            }
+        };
+        Outcomes outcomes = new Outcomes(listener, counters);
+        // Directories are reached by path, one at a time: no directory is held open for them.
+        Anchors anchors = Anchors.none();
+        Effects effects = Effects.live(extras, anchors);
+        Metadata metadata = new Metadata(o, effects, outcomes, new Xattrs(o, extras, effects, outcomes, anchors));
+        Dereference deref = o.effectiveDereference();
+        int umask = plan.umask();
+        SafeDirectories safe = new SafeDirectories();
+        try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(plan.dirs()), 1 << 16))) {
+            for (PlanDirectory.Dir d = PlanDirectory.readDir(in); d != null; d = PlanDirectory.readDir(in)) {
+                Path sourceRoot = plan.source(d.operand());
+                Path src = d.name().length == 0 ? sourceRoot : sourceRoot.resolve(PathBytes.path(d.name()));
+                Path dst;
+                try {
+                    dst = safe.ensure(plan.target(d.operand()), plan.targetFollowed(d.operand()), PlanNames.components(d.name()));
+                } catch (IOException | PlanNames.UnsafeName e) {
+                    outcomes.failed(EntryKind.DIRECTORY, src, null, new Diagnostic("cannot make directory for "
+                            + PlanNames.show(d.name()), List.of(), e.getMessage()));
+                    continue;
+                }
+                counters.directories.increment();
+                boolean follow = deref == Dereference.ALWAYS || (d.name().length == 0 && deref != Dereference.NEVER);
+                Stat st;
+                try {
+                    st = Stat.of(src, follow);
+                } catch (IOException e) {
+                    outcomes.failed(EntryKind.DIRECTORY, src, dst, Diagnostic.of("cannot stat {0}", src, Diagnostic.reasonOf(e)));
+                    continue;
+                }
+                if (!d.existed() && !o.preserves(Attribute.MODE)) {
+                    int mode = o.defaultModes() ? 0777 & ~umask : st.permissions() & 0777 & ~umask;
+                    Stat now = Stat.lstatOrNull(dst);
+                    metadata.chmod(src, dst, dst, mode | (now == null ? 0 : now.permissions() & 02000));
+                }
+                metadata.apply(src, dst, dst, st, false, metadata.copiesXattrs(), (Stat.lstatOrNull(dst) == null ? 0
+                        : Stat.lstatOrNull(dst).permissions() & 07000));
+            }
+        }
+    }
+}

@@ -1,0 +1,373 @@
+package dev.cpx.core.plan;
+
+import dev.cpx.api.Attribute;
+import dev.cpx.api.BackupMode;
+import dev.cpx.api.CopyMode;
+import dev.cpx.api.CopyOptions;
+import dev.cpx.api.Dereference;
+import dev.cpx.api.OverwritePolicy;
+import dev.cpx.api.TargetMode;
+import dev.cpx.core.fs.Stat;
+import dev.cpx.core.fs.Umask;
+import dev.cpx.core.walk.Excludes;
+import dev.cpx.spi.support.PathBytes;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.DigestOutputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * Plans a copy: reads GNU cp's operands once, walks the sources once, and writes the plan directory
+ * (see {@link PlanDirectory}). Memory stays flat in the number of files: the walk writes each entry
+ * to a listing on disk as it goes (only names of hard-linked files wait in memory, to keep every
+ * name of an inode in one chunk), and the listing is then cut into chunks of about equal weight,
+ * a chunk's weight being its share of all entries plus its share of all bytes.
+ */
+public final class Planner {
+
+    /** What planning found and wrote. */
+    public record Result(int chunks, long entries, long directories, long bytes, long largestChunkEntries,
+            long largestChunkBytes, long nanos) {
+    }
+
+    private final List<Path> sources;
+    private final Path destination;
+    private final CopyOptions options;
+    private final int chunkTarget;
+    private final long leaseMillis;
+    private final Excludes excludes;
+    private final boolean links;
+
+    private long entries;
+    private long bytes;
+    private long directories;
+    private long linkGroups;
+    /** Names of hard-linked files by (device, inode), emitted together after the walk. */
+    private final Map<List<Long>, List<PlanEntry>> linked = new HashMap<>();
+
+    public Planner(List<Path> sources, Path destination, CopyOptions options, int chunkTarget, long leaseMillis) {
+        this.sources = List.copyOf(sources);
+        this.destination = destination;
+        this.options = options;
+        this.chunkTarget = chunkTarget;
+        this.leaseMillis = leaseMillis;
+        this.excludes = Excludes.of(options.excludes());
+        this.links = options.preserves(Attribute.LINKS);
+        if (chunkTarget < 1) {
+            throw new IllegalArgumentException("the number of chunks must be at least 1: " + chunkTarget);
+        }
+    }
+
+    /** Options a plan cannot carry out as GNU cp would, as a sentence; null when there is none. */
+    static String unsupported(CopyOptions o) {
+        if (o.parents()) {
+            return "--parents";
+        }
+        if (o.backup() != BackupMode.NONE) {
+            return "--backup";
+        }
+        if (o.overwrite() == OverwritePolicy.ASK) {
+            return "--interactive";
+        }
+        if (o.mode() != CopyMode.DATA) {
+            return "--link, --symbolic-link and --attributes-only";
+        }
+        if (o.dryRun()) {
+            return "--dry-run";
+        }
+        if (o.removeDestination()) {
+            return "--remove-destination";
+        }
+        return null;
+    }
+
+    /** Walks the sources and writes the plan into {@code planDir}, which must not exist or be empty. */
+    public Result write(Path planDir) throws IOException {
+        long start = System.nanoTime();
+        String refused = unsupported(options);
+        if (refused != null) {
+            throw new IOException(refused + " cannot be used with a plan");
+        }
+        if (sources.isEmpty()) {
+            throw new IOException("missing file operand");
+        }
+        prepare(planDir);
+        List<Path> targets = targets();
+        Properties p = new Properties();
+        p.setProperty("version", Integer.toString(PlanDirectory.VERSION));
+        p.setProperty("operands", Integer.toString(sources.size()));
+        p.setProperty("umask", Integer.toOctalString(Umask.get()));
+        p.setProperty("leaseMillis", Long.toString(leaseMillis));
+        p.setProperty("chunkTarget", Integer.toString(chunkTarget));
+        p.setProperty("destination", PlanDirectory.base64(destination));
+        for (int i = 0; i < sources.size(); i++) {
+            p.setProperty("source." + i, PlanDirectory.base64(sources.get(i).toAbsolutePath()));
+            p.setProperty("target." + i, PlanDirectory.base64(targets.get(i).toAbsolutePath()));
+            p.setProperty("targetFollowed." + i, Boolean.toString(targets.get(i).equals(destination)));
+        }
+        OptionsCodec.write(options, p);
+        ByteArrayOutputStream props = new ByteArrayOutputStream();
+        p.store(props, "cpx plan: written by cpx --plan; workers run with these options");
+        PlanDirectory.writeAtomically(planDir.resolve(PlanDirectory.PROPERTIES), props.toByteArray());
+
+        Path listing = planDir.resolve(".listing");
+        try (DataOutputStream list = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(listing), 1 << 16));
+                DataOutputStream dirs = new DataOutputStream(new BufferedOutputStream(
+                        Files.newOutputStream(planDir.resolve(PlanDirectory.DIRS)), 1 << 16))) {
+            for (int i = 0; i < sources.size(); i++) {
+                walkOperand(i, sources.get(i), targets.get(i), list, dirs);
+            }
+            for (List<PlanEntry> group : linked.values()) {
+                long id = group.size() > 1 ? ++linkGroups : 0;
+                for (PlanEntry e : group) {
+                    new PlanEntry(e.operand(), e.name(), e.kind(), e.size(), id).write(list);
+                }
+            }
+            linked.clear();
+            PlanEntry.writeEnd(list);
+            PlanDirectory.writeEnd(dirs);
+        }
+        List<Manifest.Chunk> chunks = split(listing, planDir.resolve(PlanDirectory.TODO));
+        Files.delete(listing);
+        PlanDirectory.writeAtomically(planDir.resolve(PlanDirectory.MANIFEST), PlanDirectory.utf8(Manifest.render(chunks)));
+        long maxEntries = chunks.stream().mapToLong(Manifest.Chunk::entries).max().orElse(0);
+        long maxBytes = chunks.stream().mapToLong(Manifest.Chunk::bytes).max().orElse(0);
+        return new Result(chunks.size(), entries, directories, bytes, maxEntries, maxBytes, System.nanoTime() - start);
+    }
+
+    /** Makes the plan directory (mode 0700) and its parts; an existing one must be empty and ours. */
+    private static void prepare(Path planDir) throws IOException {
+        if (Stat.lstatOrNull(planDir) == null) {
+            Files.createDirectory(planDir, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+        } else {
+            PlanDirectory.checkOwned(planDir, true);
+            try (DirectoryStream<Path> s = Files.newDirectoryStream(planDir)) {
+                if (s.iterator().hasNext()) {
+                    throw new IOException("plan directory " + PlanDirectory.show(planDir) + " is not empty");
+                }
+            }
+        }
+        Files.setAttribute(planDir, "unix:mode", 0700);
+        for (String d : List.of(PlanDirectory.TODO, PlanDirectory.CLAIMED, PlanDirectory.DONE, PlanDirectory.REPORTS)) {
+            Files.createDirectory(planDir.resolve(d));
+            Files.setAttribute(planDir.resolve(d), "unix:mode", 0700);
+        }
+    }
+
+    /** Where each operand goes, by GNU cp's reading of the destination operand. */
+    private List<Path> targets() throws IOException {
+        Stat dest = Stat.statOrNull(destination);
+        boolean into = switch (options.target()) {
+            case DIRECTORY -> true;
+            case NO_DIRECTORY -> false;
+            case AUTO -> sources.size() > 1 || (dest != null && dest.isDirectory());
+        };
+        if (into && (dest == null || !dest.isDirectory())) {
+            throw new IOException("target " + PlanDirectory.show(destination) + " is not a directory");
+        }
+        if (!into && sources.size() > 1) {
+            throw new IOException("extra operand " + PlanDirectory.show(sources.get(1)));
+        }
+        List<Path> targets = new ArrayList<>();
+        for (Path s : sources) {
+            Path named = PathBytes.withoutTrailingSlashes(s);
+            Path target = into ? PathBytes.withoutTrailingSlashes(destination).resolve(named.getFileName()) : destination;
+            Stat st = Stat.statOrNull(s);
+            if (st != null && st.isDirectory()) {
+                Path realSource = s.toRealPath();
+                Path parent = target.toAbsolutePath().getParent();
+                Path realTarget = Stat.statOrNull(target) != null ? target.toRealPath()
+                        : (parent == null ? target : parent.toRealPath().resolve(target.getFileName()));
+                if (realTarget.startsWith(realSource)) {
+                    throw new IOException("cannot copy a directory, " + PlanDirectory.show(s) + ", into itself, "
+                            + PlanDirectory.show(target));
+                }
+            }
+            targets.add(target);
+        }
+        return targets;
+    }
+
+    /** A directory whose contents are still to be read, or (exit) to be listed once they are. */
+    private record Frame(Path source, byte[] name, long dev, long ino, Frame parent, boolean exit, boolean existed) {
+    }
+
+    private void walkOperand(int operand, Path source, Path target, DataOutputStream list, DataOutputStream dirs) throws IOException {
+        Dereference deref = options.effectiveDereference();
+        boolean followOperand = deref != Dereference.NEVER || PathBytes.hasTrailingSlash(source);
+        boolean followInside = deref == Dereference.ALWAYS;
+        Stat st;
+        try {
+            st = Stat.of(source, followOperand);
+        } catch (IOException e) {
+            throw new IOException("cannot stat " + PlanDirectory.show(source) + ": " + dev.cpx.api.Diagnostic.reasonOf(e));
+        }
+        if (!st.isDirectory()) {
+            emit(new PlanEntry(operand, new byte[0], kind(st), st.isRegular() ? st.size() : 0, 0), st, list);
+            return;
+        }
+        if (!options.recursive()) {
+            throw new IOException("-r not specified; omitting directory " + PlanDirectory.show(source));
+        }
+        Path root = PathBytes.withoutTrailingSlashes(source);
+        long rootDev = st.dev();
+        Deque<Frame> stack = new ArrayDeque<>();
+        stack.push(new Frame(root, new byte[0], st.dev(), st.ino(), null, false, Stat.lstatOrNull(target) != null));
+        while (!stack.isEmpty()) {
+            Frame f = stack.pop();
+            if (f.exit()) {
+                PlanDirectory.writeDir(dirs, operand, f.name(), f.existed());
+                directories++;
+                continue;
+            }
+            stack.push(new Frame(f.source(), f.name(), f.dev(), f.ino(), f.parent(), true, f.existed()));
+            if (options.oneFileSystem() && f.dev() != rootDev) {
+                continue;
+            }
+            Path targetDir = f.name().length == 0 ? target : target.resolve(PathBytes.path(f.name()));
+            try (DirectoryStream<Path> children = Files.newDirectoryStream(f.source())) {
+                for (Path child : children) {
+                    Path name = child.getFileName();
+                    byte[] rel = PlanNames.join(f.name(), PathBytes.of(name));
+                    Path relative = PathBytes.path(rel);
+                    if (excludes.excludesAnyEntry(name, relative)) {
+                        continue;
+                    }
+                    Stat cs;
+                    try {
+                        cs = Stat.of(child, followInside);
+                    } catch (IOException e) {
+                        throw new IOException("cannot stat " + PlanDirectory.show(child) + ": " + dev.cpx.api.Diagnostic.reasonOf(e));
+                    }
+                    if (cs.isDirectory()) {
+                        if (excludes.excludesDirectory(name, relative)) {
+                            continue;
+                        }
+                        for (Frame a = f; a != null; a = a.parent()) {
+                            if (a.dev() == cs.dev() && a.ino() == cs.ino()) {
+                                throw new IOException("directory loop at " + PlanDirectory.show(child));
+                            }
+                        }
+                        boolean existed = Stat.lstatOrNull(targetDir.resolve(name)) != null;
+                        stack.push(new Frame(child, rel, cs.dev(), cs.ino(), f, false, existed));
+                    } else {
+                        emit(new PlanEntry(operand, rel, kind(cs), cs.isRegular() ? cs.size() : 0, 0), cs, list);
+                    }
+                }
+            } catch (IOException e) {
+                if (e.getMessage() != null && e.getMessage().startsWith("cannot stat")) {
+                    throw e;
+                }
+                throw new IOException("cannot access " + PlanDirectory.show(f.source()) + ": " + dev.cpx.api.Diagnostic.reasonOf(e));
+            }
+        }
+    }
+
+    private static byte kind(Stat st) {
+        return st.isRegular() ? PlanEntry.FILE : st.isSymlink() ? PlanEntry.SYMLINK : PlanEntry.SPECIAL;
+    }
+
+    private void emit(PlanEntry e, Stat st, DataOutputStream list) throws IOException {
+        entries++;
+        if (links && st.nlink() > 1 && e.name().length > 0) {
+            List<PlanEntry> group = linked.computeIfAbsent(List.of(st.dev(), st.ino()), k -> new ArrayList<>(2));
+            if (group.isEmpty()) {
+                bytes += e.size();
+            }
+            group.add(e);
+            return;
+        }
+        bytes += e.size();
+        e.write(list);
+    }
+
+    /**
+     * Cuts the listing into about {@link #chunkTarget} chunks of equal weight (share of entries plus
+     * share of bytes), never between two names of one hard-linked inode.
+     */
+    private List<Manifest.Chunk> split(Path listing, Path todo) throws IOException {
+        List<Manifest.Chunk> chunks = new ArrayList<>();
+        double perChunk = (bytes == 0 ? 1.0 : 2.0) / chunkTarget;
+        double total = 0;
+        ChunkWriter current = null;
+        try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(listing), 1 << 16))) {
+            PlanEntry e = PlanEntry.read(in);
+            while (e != null) {
+                // One unit: an entry, or every name of a hard-linked inode.
+                List<PlanEntry> unit = new ArrayList<>(1);
+                unit.add(e);
+                e = PlanEntry.read(in);
+                while (e != null && unit.get(0).linkGroup() != 0 && e.linkGroup() == unit.get(0).linkGroup()) {
+                    unit.add(e);
+                    e = PlanEntry.read(in);
+                }
+                long unitBytes = unit.get(0).size();
+                double weight = (double) unit.size() / Math.max(1, entries) + (bytes == 0 ? 0 : (double) unitBytes / bytes);
+                if (current == null) {
+                    current = new ChunkWriter(todo, chunks.size() + 1);
+                }
+                for (PlanEntry u : unit) {
+                    current.add(u);
+                }
+                current.bytes += unitBytes;
+                total += weight;
+                if (total >= perChunk * (chunks.size() + 1) - 1e-12) {
+                    chunks.add(current.close());
+                    current = null;
+                }
+            }
+        }
+        if (current != null) {
+            chunks.add(current.close());
+        }
+        return chunks;
+    }
+
+    /** One chunk file being written, with its digest. */
+    private static final class ChunkWriter {
+        private final String name;
+        private final MessageDigest digest;
+        private final DataOutputStream out;
+        long entries;
+        long bytes;
+
+        ChunkWriter(Path todo, int number) throws IOException {
+            this.name = String.format("%08d", number);
+            try {
+                digest = MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException(e);
+            }
+            OutputStream file = Files.newOutputStream(todo.resolve(name));
+            out = new DataOutputStream(new BufferedOutputStream(new DigestOutputStream(file, digest), 1 << 16));
+        }
+
+        void add(PlanEntry e) throws IOException {
+            e.write(out);
+            entries++;
+        }
+
+        Manifest.Chunk close() throws IOException {
+            PlanEntry.writeEnd(out);
+            out.close();
+            return new Manifest.Chunk(name, entries, bytes, digest.digest());
+        }
+    }
+}

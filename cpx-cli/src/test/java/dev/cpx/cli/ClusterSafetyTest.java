@@ -1,0 +1,136 @@
+package dev.cpx.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cpx.testing.Trees;
+import dev.cpx.testing.Unprivileged;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A plan is input other people's processes could touch on a shared file system: workers refuse a
+ * plan another user owns or can write, never follow a name out of the destination, and report a
+ * chunk changed after planning instead of copying it. One test per refusal.
+ */
+class ClusterSafetyTest {
+
+    @TempDir
+    Path dir;
+
+    private void plan(String... extra) throws Exception {
+        Trees.generate(dir.resolve("src"));
+        List<String> args = new java.util.ArrayList<>(List.of("--plan=plan", "-a"));
+        args.addAll(List.of(extra));
+        args.addAll(List.of("src", "dst"));
+        Cli.Result r = Cli.cpx(dir, args.toArray(String[]::new));
+        assertEquals(0, r.exit(), r::toString);
+    }
+
+    @Test
+    void aPlanOwnedByAnotherUserIsRefused() throws Exception {
+        plan();
+        Unprivileged.own(dir.resolve("plan"));
+        Cli.Result r = Cli.cpx(dir, "--work=plan");
+        assertEquals(1, r.exit(), r::toString);
+        assertEquals("cpx: refusing plan 'plan': owned by uid " + Unprivileged.uid() + ", not by uid 0\n", r.err());
+        assertFalse(Files.exists(dir.resolve("dst")));
+        Cli.Result finish = Cli.cpx(dir, "--finish=plan");
+        assertEquals(1, finish.exit(), finish::toString);
+        assertTrue(finish.err().startsWith("cpx: refusing plan 'plan': owned by uid"), finish::toString);
+    }
+
+    @Test
+    void aPlanOthersCanWriteIsRefused() throws Exception {
+        plan();
+        Files.setAttribute(dir.resolve("plan/todo"), "unix:mode", 0777);
+        Cli.Result r = Cli.cpx(dir, "--work=plan");
+        assertEquals(1, r.exit(), r::toString);
+        assertEquals("cpx: refusing plan 'plan/todo': other users can write to it (mode 0777)\n", r.err());
+        assertFalse(Files.exists(dir.resolve("dst")));
+    }
+
+    @Test
+    void aChunkChangedAfterPlanningIsReportedNotCopied() throws Exception {
+        plan("--chunks=1");
+        Path chunk = dir.resolve("plan/todo/00000001");
+        byte[] b = Files.readAllBytes(chunk);
+        String text = new String(b, StandardCharsets.ISO_8859_1);
+        int at = text.indexOf("small.txt");
+        assertTrue(at > 0);
+        b[at] = 't';
+        Files.write(chunk, b);
+        Cli.Result r = Cli.cpx(dir, "--work=plan");
+        assertEquals(1, r.exit(), r::toString);
+        assertTrue(r.err().contains("chunk 00000001 not copied: changed after planning"), r::toString);
+        assertFalse(Files.exists(dir.resolve("dst/small.txt")) || Files.exists(dir.resolve("dst/tmall.txt")));
+        assertFalse(Files.exists(dir.resolve("dst/a/big.bin")), "nothing of a changed chunk is copied");
+        Cli.Result finish = Cli.cpx(dir, "--finish=plan", "--json");
+        assertEquals(1, finish.exit(), finish::toString);
+        assertTrue(finish.err().contains("chunk 00000001 was not copied: changed after planning"), finish::toString);
+        assertTrue(finish.out().contains("\"status\": \"failed\""), finish::toString);
+    }
+
+    /** A chunk and manifest forged together (the checksum matches): the names themselves are refused. */
+    @Test
+    void namesThatWouldLeaveTheDestinationAreRefused() throws Exception {
+        Trees.generate(dir.resolve("src"));
+        Files.createDirectories(dir.resolve("out"));
+        Files.writeString(dir.resolve("leak"), "secret");
+        Cli.Result p = Cli.cpx(dir, "--plan=plan", "--chunks=1", "-a", "src", "out/dst");
+        assertEquals(0, p.exit(), p::toString);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            entry(out, "../leak");
+            entry(out, "/etc/hostname");
+            entry(out, "a/../../leak");
+            entry(out, "small.txt");
+            out.writeByte(0);
+        }
+        Files.write(dir.resolve("plan/todo/00000001"), bytes.toByteArray());
+        String sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes.toByteArray()));
+        Files.writeString(dir.resolve("plan/manifest"), "cpx-plan-manifest 1\n00000001 4 0 " + sha + "\n");
+        Cli.Result r = Cli.cpx(dir, "--work=plan");
+        assertEquals(1, r.exit(), r::toString);
+        assertTrue(r.err().contains("refusing ../leak in chunk 00000001: '.' or '..' in a name in plan"), r::toString);
+        assertTrue(r.err().contains("refusing /etc/hostname in chunk 00000001: absolute name in plan"), r::toString);
+        assertTrue(r.err().contains("refusing a/../../leak in chunk 00000001"), r::toString);
+        assertFalse(Files.exists(dir.resolve("out/leak")));
+        assertEquals("hello\n", Files.readString(dir.resolve("out/dst/small.txt")));
+    }
+
+    private static void entry(DataOutputStream out, String name) throws Exception {
+        byte[] n = name.getBytes(StandardCharsets.UTF_8);
+        out.writeByte('f');
+        out.writeInt(0);
+        out.writeInt(n.length);
+        out.write(n);
+        out.writeLong(0);
+        out.writeLong(0);
+    }
+
+    @Test
+    void aSymbolicLinkInTheDestinationIsNotFollowed() throws Exception {
+        plan();
+        Files.createDirectories(dir.resolve("dst"));
+        Files.createDirectories(dir.resolve("elsewhere"));
+        Files.createSymbolicLink(dir.resolve("dst/many"), Path.of("../elsewhere"));
+        Cli.Result r = Cli.cpx(dir, "--work=plan");
+        assertEquals(1, r.exit(), r::toString);
+        assertTrue(r.err().contains("refusing to follow the symbolic link 'dst/many' in the destination")
+                || r.err().contains("refusing to follow the symbolic link '" + dir.resolve("dst/many") + "' in the destination"), r::toString);
+        try (var s = Files.list(dir.resolve("elsewhere"))) {
+            assertEquals(0, s.count(), "something was written through the link");
+        }
+        assertEquals("hello\n", Files.readString(dir.resolve("dst/small.txt")));
+    }
+}

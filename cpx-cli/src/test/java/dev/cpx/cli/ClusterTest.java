@@ -1,0 +1,161 @@
+package dev.cpx.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.cpx.api.Attribute;
+import dev.cpx.api.CopyOptions;
+import dev.cpx.api.CopyPlan;
+import dev.cpx.api.Cpx;
+import dev.cpx.testing.Trees;
+import dev.cpx.testing.Trees.Detail;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * One copy in three steps ({@code --plan}, {@code --work} by several processes, {@code --finish}),
+ * as users run it: the real {@code cpx} on real trees, the result compared with GNU {@code cp -a}
+ * and single-machine {@code cpx -a}; and the same through the library ({@link CopyPlan}).
+ */
+class ClusterTest {
+
+    static final Detail[] ALL = {Detail.MODE, Detail.MTIME, Detail.OWNER, Detail.LINKS, Detail.XATTR};
+
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest(name = "engine={0}")
+    @ValueSource(strings = {"native", "nio"})
+    void planTwoWorkersAndFinishCopyAsCpA(String engine) throws Exception {
+        assumeTrue(Files.isExecutable(Cli.GNU_CP), "GNU cp missing: comparison skipped");
+        ClusterTrees.rich(dir.resolve("src"), 300);
+        assertEquals(0, Cli.gnu(dir, "-a", "src", "gnu").exit());
+        Cli.Result single = Cli.cpx(dir, "--engine=" + engine, "-a", "src", "single");
+        assertEquals(0, single.exit(), single::toString);
+
+        Cli.Result plan = Cli.cpx(dir, "--engine=" + engine, "--plan=plan", "--chunks=12", "-a", "src", "dst");
+        assertEquals(0, plan.exit(), plan::toString);
+        assertTrue(plan.err().contains("planned 12 chunks"), plan::toString);
+        // Two workers at once, each with two copies in flight.
+        List<Running> workers = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            workers.add(Running.start(dir, List.of(), Map.of(), false, "--work=plan", "-j", "2"));
+        }
+        for (Running w : workers) {
+            Cli.Result r = w.result();
+            assertEquals(0, r.exit(), r::toString);
+        }
+        Cli.Result finish = Cli.cpx(dir, "--finish=plan", "--json");
+        assertEquals(0, finish.exit(), finish::toString);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> json = (Map<String, Object>) Json.parse(finish.out());
+        assertEquals("completed", json.get("status"));
+        assertEquals(0L, ((Number) json.get("failed")).longValue());
+        Trees.assertSameTree(dir.resolve("gnu"), dir.resolve("dst"), ALL);
+        Trees.assertSameTree(dir.resolve("single"), dir.resolve("dst"), ALL);
+        assertEquals(List.of(), ClusterTrees.partials(dir.resolve("dst")));
+
+        // A second round of work finds nothing to do; finish is the same.
+        Cli.Result again = Cli.cpx(dir, "--work=plan");
+        assertEquals(0, again.exit(), again::toString);
+        assertTrue(again.err().contains("worker copied 0 chunks"), again::toString);
+    }
+
+    @Test
+    void withoutPreservingTheTreeIsCpR() throws Exception {
+        assumeTrue(Files.isExecutable(Cli.GNU_CP), "GNU cp missing: comparison skipped");
+        ClusterTrees.rich(dir.resolve("src"), 50);
+        assertEquals(0, Cli.gnu(dir, "-r", "src", "gnu").exit());
+        assertEquals(0, Cli.cpx(dir, "--plan=plan", "--chunks=5", "-r", "--exclude=*.never", "src", "dst").exit());
+        Cli.Result work = Cli.cpx(dir, "--work=plan");
+        assertEquals(0, work.exit(), work::toString);
+        Cli.Result finish = Cli.cpx(dir, "--finish=plan");
+        assertEquals(0, finish.exit(), finish::toString);
+        Trees.assertSameTree(dir.resolve("gnu"), dir.resolve("dst"), Detail.MODE, Detail.LINKS);
+    }
+
+    @Test
+    void excludesApplyAtPlanTime() throws Exception {
+        Trees.generate(dir.resolve("src"));
+        Cli.Result plan = Cli.cpx(dir, "--plan=plan", "-a", "--exclude=many/", "--exclude=*.bin", "src", "dst");
+        assertEquals(0, plan.exit(), plan::toString);
+        assertEquals(0, Cli.cpx(dir, "--work=plan").exit());
+        assertEquals(0, Cli.cpx(dir, "--finish=plan").exit());
+        assertTrue(Files.exists(dir.resolve("dst/small.txt")));
+        assertTrue(!Files.exists(dir.resolve("dst/many")) && !Files.exists(dir.resolve("dst/a/big.bin")));
+    }
+
+    @Test
+    void theLibraryRunsTheSameSteps() throws Exception {
+        assumeTrue(Files.isExecutable(Cli.GNU_CP), "GNU cp missing: comparison skipped");
+        ClusterTrees.rich(dir.resolve("src"), 100);
+        assertEquals(0, Cli.gnu(dir, "-a", "src", "gnu").exit());
+        CopyPlan plan = CopyPlan.at(Cpx.create(), dir.resolve("plan"));
+        CopyOptions options = CopyOptions.builder().recursive(true).preserve(Attribute.MODE, Attribute.OWNERSHIP,
+                Attribute.TIMESTAMPS, Attribute.LINKS, Attribute.XATTR).build();
+        CopyPlan.Planned p = plan.create(List.of(dir.resolve("src")), dir.resolve("dst"), options, 6, Duration.ofSeconds(30));
+        assertEquals(6, p.chunks());
+        assertEquals(6, plan.status().todo());
+        CopyPlan.WorkDone w = plan.work(2, line -> { });
+        assertTrue(w.succeeded(), () -> w.failures().toString());
+        assertEquals(6, w.chunks());
+        CopyPlan.Status s = plan.status();
+        assertEquals(6, s.done());
+        assertEquals(s.bytes(), s.bytesDone());
+        CopyPlan.Finished f = plan.finish();
+        assertTrue(f.succeeded(), () -> f.failures().toString());
+        assertEquals(p.directories(), f.summary().directories());
+        Trees.assertSameTree(dir.resolve("gnu"), dir.resolve("dst"), ALL);
+    }
+
+    @Test
+    void finishNamesChunksNotDoneAndExitsOne() throws Exception {
+        Trees.generate(dir.resolve("src"));
+        assertEquals(0, Cli.cpx(dir, "--plan=plan", "--chunks=3", "-a", "src", "dst").exit());
+        Cli.Result finish = Cli.cpx(dir, "--finish=plan", "--json");
+        assertEquals(1, finish.exit(), finish::toString);
+        assertTrue(finish.err().contains("chunk 00000001 is not done (never claimed)"), finish::toString);
+        Cli.Result status = Cli.cpx(dir, "--status=plan");
+        assertEquals(0, status.exit(), status::toString);
+        assertTrue(status.out().contains("chunks: 3 to do, 0 claimed, 0 done, 0 failed (of 3)"), status::toString);
+    }
+
+    @Test
+    void theStepsAreOptionsThatNoCpCommandLineHas() throws Exception {
+        Files.createDirectories(dir.resolve("src"));
+        Cli.Result noOperands = Cli.cpx(dir, "--plan=plan", "-a");
+        assertEquals(1, noOperands.exit(), noOperands::toString);
+        assertTrue(noOperands.err().startsWith("cpx: missing file operand"), noOperands::toString);
+        assertEquals(0, Cli.cpx(dir, "--plan=plan", "-r", "src", "dst").exit());
+        Cli.Result options = Cli.cpx(dir, "--work=plan", "-a");
+        assertEquals(1, options.exit(), options::toString);
+        assertTrue(options.err().contains("--archive cannot be given to --work"), options::toString);
+        Cli.Result operands = Cli.cpx(dir, "--finish=plan", "src");
+        assertEquals(1, operands.exit(), operands::toString);
+        assertTrue(operands.err().contains("extra operand 'src'"), operands::toString);
+        Cli.Result two = Cli.cpx(dir, "--work=plan", "--finish=plan");
+        assertEquals(1, two.exit(), two::toString);
+        assertTrue(two.err().contains("only one of --plan, --work, --finish and --status"), two::toString);
+        Cli.Result chunksAlone = Cli.cpx(dir, "--chunks=3", "src", "dst2");
+        assertEquals(1, chunksAlone.exit(), chunksAlone::toString);
+        Cli.Result parents = Cli.cpx(dir, "--plan=plan2", "--backup", "-r", "src", "dst");
+        assertEquals(1, parents.exit(), parents::toString);
+        assertEquals("cpx: --backup cannot be used with a plan\n", parents.err());
+        Cli.Result notEmpty = Cli.cpx(dir, "--plan=plan", "-r", "src", "dst");
+        assertEquals(1, notEmpty.exit(), notEmpty::toString);
+        assertEquals("cpx: plan directory 'plan' is not empty\n", notEmpty.err());
+        // GNU abbreviations keep their meaning: --f is still --force, --st --strip-trailing-slashes.
+        Files.writeString(dir.resolve("one"), "1");
+        assertEquals(0, Cli.cpx(dir, "--f", "--st", "one", "two").exit());
+        assertEquals("1", Files.readString(dir.resolve("two")));
+    }
+}
