@@ -420,14 +420,13 @@ class GnuCompatibilityTest {
         scenario.setup().build(cpxScene);
         java.util.Set<String> before = entries(gnuScene);
         List<String> user = scenario.asUser() ? Unprivileged.prefix() : List.of();
-        String classpath = scenario.asUser() ? Unprivileged.readableClasspath() : System.getProperty("java.class.path");
 
         List<String> gnuCommand = new ArrayList<>(user);
         gnuCommand.add("cp");
         Cli.Result gnu = Cli.runWithInput(gnuScene, scenario.env(), gnuCommand, scenario.stdin(), scenario.args().toArray(String[]::new));
 
         List<String> cpxCommand = new ArrayList<>(user);
-        cpxCommand.addAll(Cli.javaCommand("cp", classpath));
+        cpxCommand.addAll(scenario.asUser() ? Cli.stagedJavaCommand("cp") : Cli.javaCommand("cp"));
         cpxCommand.add("--engine=" + engine);
         Cli.Result cpx = Cli.runWithInput(cpxScene, scenario.env(), cpxCommand, scenario.stdin(), scenario.args().toArray(String[]::new));
 
