@@ -90,6 +90,12 @@ public final class Unprivileged {
         return List.of("setpriv", "--reuid=" + uid(), "--regid=" + gid(), "--clear-groups", "--");
     }
 
+    /** As {@link #prefix()}, the account being a member of these supplementary groups too (comma-separated gids). */
+    public static List<String> prefix(String groups) {
+        assumeRoot();
+        return List.of("setpriv", "--reuid=" + uid(), "--regid=" + gid(), "--groups=" + gid() + "," + groups, "--");
+    }
+
     /** Gives the account the whole tree under {@code root}. */
     public static void own(Path root) {
         assumeRoot();
