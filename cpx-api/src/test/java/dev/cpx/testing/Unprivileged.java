@@ -191,7 +191,7 @@ public final class Unprivileged {
      * This JVM's class path as jar files in the {@link #stagingDirectory} (see
      * {@link #readableClasspath}, which also checks that the account can read them); made once.
      */
-    public static synchronized String stagedClasspath() throws IOException {
+    private static synchronized String stagedClasspath() throws IOException {
         if (staged != null) {
             return staged;
         }
