@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,7 +35,6 @@ public final class Unprivileged {
     private static final boolean IS_ROOT = "0".equals(run("id", "-u"));
     private static int uid = -1;
     private static int gid = -1;
-    private static String classpath;
     private static String staged;
     private static Path staging;
     private static final Map<Path, Path> stagedFiles = new HashMap<>();
@@ -83,16 +83,19 @@ public final class Unprivileged {
 
     /**
      * The command prefix that runs a program as the account, without supplementary groups (skips
-     * the test where the tests do not run as root, which alone can drop to another user).
+     * the test where the tests do not run as root, which alone can drop to another user, or where
+     * the account cannot reach what it runs: see {@link #stagingDirectory}).
      */
     public static List<String> prefix() {
         assumeRoot();
+        assumeReachable();
         return List.of("setpriv", "--reuid=" + uid(), "--regid=" + gid(), "--clear-groups", "--");
     }
 
     /** As {@link #prefix()}, the account being a member of these supplementary groups too (comma-separated gids). */
     public static List<String> prefix(String groups) {
         assumeRoot();
+        assumeReachable();
         return List.of("setpriv", "--reuid=" + uid(), "--regid=" + gid(), "--groups=" + gid() + "," + groups, "--");
     }
 
@@ -136,22 +139,6 @@ public final class Unprivileged {
     }
 
     /**
-     * This JVM's class path, staged where the account can read it (see {@link #stagedClasspath}),
-     * once the account is known to reach what it runs: this JVM's {@code java} (a JDK under a
-     * private directory cannot run as the account: the test then skips, saying which JDK to use)
-     * and the {@link #stagingDirectory}.
-     */
-    public static synchronized String readableClasspath() throws IOException {
-        if (classpath != null) {
-            return classpath;
-        }
-        String cp = stagedClasspath();
-        assumeReachable();
-        classpath = cp;
-        return classpath;
-    }
-
-    /**
      * This JVM's {@code java} command: what a process started as the account runs (the class path,
      * the flags and any class data sharing archive it reads are {@link #staged}).
      */
@@ -161,19 +148,21 @@ public final class Unprivileged {
 
     /**
      * Skips the test, saying why and what to change, where the account cannot run {@link #java} or
-     * read the staging directory (not run where the tests do not run as root: nothing then runs as
-     * the account, and the staged files are this user's own).
+     * read the staging directory (a JDK under a private directory, a private java.io.tmpdir);
+     * checked once.
      */
-    private static void assumeReachable() throws IOException {
-        if (!IS_ROOT) {
-            return;
-        }
+    private static synchronized void assumeReachable() {
         if (reachable != null) {
             assumeTrue(reachable.isEmpty(), reachable);
             return;
         }
-        Path dir = stagingDirectory();
-        List<String> check = new ArrayList<>(prefix());
+        Path dir;
+        try {
+            dir = stagingDirectory();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        List<String> check = new ArrayList<>(List.of("setpriv", "--reuid=" + uid(), "--regid=" + gid(), "--clear-groups", "--"));
         check.addAll(List.of("/bin/sh", "-c", """
                 d=$1; shift
                 [ -x "$d" ] && [ -z "$(find "$d" ! -readable -print -quit 2>&1)" ] || { echo "cannot read $d"; exit 1; }
@@ -188,10 +177,12 @@ public final class Unprivileged {
     }
 
     /**
-     * This JVM's class path as jar files in the {@link #stagingDirectory} (see
-     * {@link #readableClasspath}, which also checks that the account can read them); made once.
+     * This JVM's class path as jar files in the {@link #stagingDirectory}, made once: for runs as
+     * the account (whose {@link #prefix} checks that it can read them), for a class data sharing
+     * archive (a JVM maps one only of a class path of jars), and for runs in another locale (under
+     * an ASCII path, where the checkout's may not decode: a clone in {@code cöpx} in the C locale).
      */
-    private static synchronized String stagedClasspath() throws IOException {
+    public static synchronized String stagedClasspath() throws IOException {
         if (staged != null) {
             return staged;
         }

@@ -43,13 +43,14 @@ public final class Cli {
     }
 
     /**
-     * The command that runs cpx from what {@link Unprivileged} staged where every user can read it
-     * (this JVM's class path as jars, the JVM flags files): for runs as the unprivileged account,
-     * which may not reach the checkout (a clone under a 0700 directory), and for runs that need a
-     * class path of jars. Skips the test, saying why, where the account cannot reach them.
+     * The command that runs cpx from what {@link Unprivileged} staged in one directory every user can
+     * read, under an ASCII path (this JVM's class path as jars, the JVM flags files): for runs as the
+     * unprivileged account (after {@link Unprivileged#prefix}), which may not reach the checkout (a
+     * clone under a 0700 directory), for runs that need a class path of jars, and for runs in a
+     * locale that cannot decode the checkout's path (a clone in {@code cöpx}, run with LC_ALL=C).
      */
     public static List<String> stagedJavaCommand(String programName) throws IOException {
-        String classpath = Unprivileged.readableClasspath();
+        String classpath = Unprivileged.stagedClasspath();
         List<Path> flags = new ArrayList<>();
         for (Path f : jvmFlagFiles()) {
             flags.add(Unprivileged.staged(f));
