@@ -5,12 +5,15 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
@@ -19,17 +22,24 @@ import java.util.stream.Stream;
 /**
  * An unprivileged account for tests of permissions: the machines run tests as root, which bypasses
  * permissions, so these tests drop to this user with {@code setpriv}. The account is created (as a
- * system user without a home) the first time it is needed.
+ * system user without a home) the first time it is needed. What it runs (the JVM's class path, the
+ * build's JVM flags files) is {@linkplain #staged staged} in one directory every user can read, as a
+ * checkout may sit anywhere. Where the tests do not run as root, tests that need the account skip,
+ * saying so.
  */
 public final class Unprivileged {
 
     /** The account's name. */
     public static final String USER = "cpxtest";
 
+    private static final boolean IS_ROOT = "0".equals(run("id", "-u"));
     private static int uid = -1;
     private static int gid = -1;
-    private static String classpath;
     private static String staged;
+    private static Path staging;
+    private static final Map<Path, Path> stagedFiles = new HashMap<>();
+    /** Null until checked, then empty where the account reaches what it runs, else why not. */
+    private static String reachable;
 
     private Unprivileged() {
     }
@@ -51,7 +61,7 @@ public final class Unprivileged {
         }
         String id = run("id", "-u", USER);
         if (id == null) {
-            assumeTrue("0".equals(run("id", "-u")), "creating the test user " + USER + " needs root");
+            assumeTrue(IS_ROOT, "creating the test user " + USER + " needs root");
             run("useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", USER);
             id = run("id", "-u", USER);
         }
@@ -60,54 +70,123 @@ public final class Unprivileged {
         gid = Integer.parseInt(run("id", "-g", USER));
     }
 
-    /** The command prefix that runs a program as the account, without supplementary groups. */
+    /** True where the tests run as root, the only user that can drop to another (setpriv) or give it files (chown). */
+    public static boolean isRoot() {
+        return IS_ROOT;
+    }
+
+    /** Skips the test where it does not run as root, saying why. */
+    private static void assumeRoot() {
+        assumeTrue(IS_ROOT, "running as the unprivileged user " + USER + " (setpriv) and giving it files (chown) need root: "
+                + "this test runs only where the tests run as root");
+    }
+
+    /**
+     * The command prefix that runs a program as the account, without supplementary groups (skips
+     * the test where the tests do not run as root, which alone can drop to another user, or where
+     * the account cannot reach what it runs: see {@link #stagingDirectory}).
+     */
     public static List<String> prefix() {
+        assumeRoot();
+        assumeReachable();
         return List.of("setpriv", "--reuid=" + uid(), "--regid=" + gid(), "--clear-groups", "--");
+    }
+
+    /** As {@link #prefix()}, the account being a member of these supplementary groups too (comma-separated gids). */
+    public static List<String> prefix(String groups) {
+        assumeRoot();
+        assumeReachable();
+        return List.of("setpriv", "--reuid=" + uid(), "--regid=" + gid(), "--groups=" + gid() + "," + groups, "--");
     }
 
     /** Gives the account the whole tree under {@code root}. */
     public static void own(Path root) {
+        assumeRoot();
         assumeTrue(run("chown", "-R", uid() + ":" + gid(), root.toString()) != null, "chown failed");
     }
 
     /**
-     * This JVM's class path, staged where the account can read it: the Maven repository under /root
-     * is not readable by others, and neither is a checkout under a private directory (a clone in
-     * {@code mktemp -d}, mode 0700), so jar files are copied and class directories jarred into one
-     * world-readable directory under {@code java.io.tmpdir} (jars only: a JVM maps a class data
-     * sharing archive of a class path of jars, never of directories). Fails at once, saying what to
-     * change, where the account still cannot read what was staged.
+     * The directory everything the account runs is staged in: made once per test JVM under
+     * {@code java.io.tmpdir}, readable and searchable by every user, removed when the JVM exits. A
+     * checkout may sit under a directory only its owner can enter (root's home is 0700, so is a
+     * {@code mktemp -d}), and the Maven repository under /root is private: what the account needs
+     * from them is copied here, never reached by loosening the permissions of the user's directories.
      */
-    public static synchronized String readableClasspath() throws IOException {
-        if (classpath != null) {
-            return classpath;
+    public static synchronized Path stagingDirectory() throws IOException {
+        if (staging == null) {
+            Path dir = Files.createTempDirectory("cpx-test-staged");
+            deleteOnExit(dir);
+            Files.setAttribute(dir, "unix:mode", 0755);
+            staging = dir;
         }
-        String cp = stagedClasspath();
-        List<String> entries = List.of(cp.split(File.pathSeparator));
-        String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> check = new ArrayList<>(prefix());
-        check.addAll(List.of("/bin/sh", "-c", "for f in \"$@\"; do test -r \"$f\" || { echo \"$f\"; exit 1; }; done", "check",
-                java));
-        check.addAll(entries);
-        String unreadable = runFailing(check.toArray(String[]::new));
-        if (unreadable != null) {
-            throw new IllegalStateException("the unprivileged test user " + USER + " cannot read " + unreadable
-                    + " (staged from this JVM's class path under " + Path.of(entries.get(0)).getParent()
-                    + "): run the tests with a java.io.tmpdir and a JDK that every user can read (e.g. -Djava.io.tmpdir=/tmp)");
-        }
-        classpath = cp;
-        return classpath;
+        return staging;
     }
 
     /**
-     * This JVM's class path as jar files in one new world-readable directory (see
-     * {@link #readableClasspath}, which also checks that the account can read them); made once.
+     * A world-readable copy of {@code file} in the {@link #stagingDirectory}, made once per file
+     * (the JVM flags files of a build, for example), for a process run as the account.
+     */
+    public static synchronized Path staged(Path file) throws IOException {
+        Path source = file.toAbsolutePath();
+        Path copy = stagedFiles.get(source);
+        if (copy == null) {
+            copy = stagingDirectory().resolve("file-" + stagedFiles.size() + "-" + source.getFileName());
+            Files.copy(source, copy, StandardCopyOption.REPLACE_EXISTING);
+            Files.setAttribute(copy, "unix:mode", 0644);
+            stagedFiles.put(source, copy);
+        }
+        return copy;
+    }
+
+    /**
+     * This JVM's {@code java} command: what a process started as the account runs (the class path,
+     * the flags and any class data sharing archive it reads are {@link #staged}).
+     */
+    public static String java() {
+        return ProcessHandle.current().info().command().orElse("java");
+    }
+
+    /**
+     * Skips the test, saying why and what to change, where the account cannot run {@link #java} or
+     * read the staging directory (a JDK under a private directory, a private java.io.tmpdir);
+     * checked once.
+     */
+    private static synchronized void assumeReachable() {
+        if (reachable != null) {
+            assumeTrue(reachable.isEmpty(), reachable);
+            return;
+        }
+        Path dir;
+        try {
+            dir = stagingDirectory();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        List<String> check = new ArrayList<>(List.of("setpriv", "--reuid=" + uid(), "--regid=" + gid(), "--clear-groups", "--"));
+        check.addAll(List.of("/bin/sh", "-c", """
+                d=$1; shift
+                [ -x "$d" ] && [ -z "$(find "$d" ! -readable -print -quit 2>&1)" ] || { echo "cannot read $d"; exit 1; }
+                "$@" -version >/dev/null 2>&1 || { echo "cannot run $1"; exit 1; }
+                """, "check", dir.toString(), java()));
+        String failure = runFailing(check.toArray(String[]::new));
+        reachable = failure == null ? ""
+                : "the unprivileged test user " + USER + " " + failure + " (" + dir + " holds what it runs, staged from this JVM): "
+                        + "run the tests with a JDK every user can run (e.g. JAVA_HOME=/usr/lib/jvm/...) and a java.io.tmpdir every user can enter "
+                        + "(e.g. -Djava.io.tmpdir=/tmp)";
+        assumeTrue(reachable.isEmpty(), reachable);
+    }
+
+    /**
+     * This JVM's class path as jar files in the {@link #stagingDirectory}, made once: for runs as
+     * the account (whose {@link #prefix} checks that it can read them), for a class data sharing
+     * archive (a JVM maps one only of a class path of jars), and for runs in another locale (under
+     * an ASCII path, where the checkout's may not decode: a clone in {@code cöpx} in the C locale).
      */
     public static synchronized String stagedClasspath() throws IOException {
         if (staged != null) {
             return staged;
         }
-        Path dir = Files.createTempDirectory("cpx-test-classpath");
+        Path dir = Files.createDirectory(stagingDirectory().resolve("classpath"));
         List<String> entries = new ArrayList<>();
         int n = 0;
         for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
@@ -126,7 +205,6 @@ public final class Unprivileged {
             // An entry that does not exist adds nothing to a class path: it is left out.
         }
         run("chmod", "-R", "a+rX", dir.toString());
-        deleteOnExit(dir);
         staged = String.join(File.pathSeparator, entries);
         return staged;
     }
@@ -151,7 +229,7 @@ public final class Unprivileged {
         }
     }
 
-    /** Removes the staged class path when this JVM exits (deleteOnExit removes only empty directories). */
+    /** Removes the staging directory when this JVM exits (deleteOnExit removes only empty directories). */
     private static void deleteOnExit(Path dir) {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> run("rm", "-rf", dir.toString())));
     }

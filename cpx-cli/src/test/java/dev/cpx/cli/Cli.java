@@ -1,6 +1,7 @@
 package dev.cpx.cli;
 
 import dev.cpx.spi.support.PathBytes;
+import dev.cpx.testing.Unprivileged;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -36,15 +37,41 @@ public final class Cli {
         return javaCommand(programName, System.getProperty("java.class.path"));
     }
 
+    /** The command that runs cpx from the build: this JVM, the build's JVM flags files, {@code classpath}. */
     public static List<String> javaCommand(String programName, String classpath) {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(ProcessHandle.current().info().command().orElse("java"));
-        // The launchers' JVM flags: the @argfiles the build writes (cpx-cli/target/cpx.jvm-args, and on
-        // JDK 24 and later cpx.jvm-opens), as bin/cpx gives them.
+        return javaCommand(Unprivileged.java(), jvmFlagFiles(), classpath, programName);
+    }
+
+    /**
+     * The command that runs cpx from what {@link Unprivileged} staged in one directory every user can
+     * read, under an ASCII path (this JVM's class path as jars, the JVM flags files): for runs as the
+     * unprivileged account (after {@link Unprivileged#prefix}), which may not reach the checkout (a
+     * clone under a 0700 directory), for runs that need a class path of jars, and for runs in a
+     * locale that cannot decode the checkout's path (a clone in {@code cöpx}, run with LC_ALL=C).
+     */
+    public static List<String> stagedJavaCommand(String programName) throws IOException {
+        String classpath = Unprivileged.stagedClasspath();
+        List<Path> flags = new ArrayList<>();
+        for (Path f : jvmFlagFiles()) {
+            flags.add(Unprivileged.staged(f));
+        }
+        return javaCommand(Unprivileged.java(), flags, classpath, programName);
+    }
+
+    /**
+     * The launchers' JVM flags: the @argfiles the build writes (cpx-cli/target/cpx.jvm-args, and on
+     * JDK 24 and later cpx.jvm-opens), as bin/cpx gives them.
+     */
+    private static List<Path> jvmFlagFiles() {
         Path args = Path.of(System.getProperty("cpx.jvm.args", "target/cpx.jvm-args")).toAbsolutePath();
-        cmd.add("@" + args);
-        if (Runtime.version().feature() >= 24) {
-            cmd.add("@" + args.resolveSibling("cpx.jvm-opens"));
+        return Runtime.version().feature() >= 24 ? List.of(args, args.resolveSibling("cpx.jvm-opens")) : List.of(args);
+    }
+
+    private static List<String> javaCommand(String java, List<Path> flagFiles, String classpath, String programName) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(java);
+        for (Path f : flagFiles) {
+            cmd.add("@" + f);
         }
         cmd.add("-Dcpx.program=" + programName);
         cmd.add("-cp");

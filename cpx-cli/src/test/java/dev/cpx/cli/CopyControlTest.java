@@ -59,9 +59,8 @@ class CopyControlTest {
         Files.setAttribute(dir, "unix:mode", 0755);
         Unprivileged.own(dir);
         Files.setAttribute(dir.resolve("src/secret"), "unix:mode", 0);
-        String classpath = Unprivileged.readableClasspath();
         List<String> cmd = new ArrayList<>(Unprivileged.prefix());
-        cmd.addAll(Cli.javaCommand("cpx", classpath));
+        cmd.addAll(Cli.stagedJavaCommand("cpx"));
         Cli.Result pruned = Cli.run(dir, Map.of(), cmd, "-r", "-e", "secret", "src", "dst");
         assertEquals(0, pruned.exit(), pruned::toString);
         assertEquals("", pruned.err());

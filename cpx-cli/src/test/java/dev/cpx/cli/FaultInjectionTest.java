@@ -109,7 +109,7 @@ class FaultInjectionTest {
         Files.setAttribute(locked, "unix:mode", 0555);
         SourceGuard guard = SourceGuard.of(src);
         List<String> cmd = new ArrayList<>(Unprivileged.prefix());
-        cmd.addAll(Cli.javaCommand("cpx", Unprivileged.readableClasspath()));
+        cmd.addAll(Cli.stagedJavaCommand("cpx"));
         cmd.add("--engine=" + engine);
 
         Cli.Result r = Cli.run(dir, Map.of(), cmd, "-r", "src", "dst");

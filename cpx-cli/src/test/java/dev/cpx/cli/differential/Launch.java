@@ -2,7 +2,6 @@ package dev.cpx.cli.differential;
 
 import dev.cpx.cli.Cli;
 import dev.cpx.testing.Unprivileged;
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,9 +10,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * How the suite starts cpx: the test JVM's class path staged as jar files in one world-readable
- * directory (so the unprivileged user can run it from a checkout anywhere, and so the JVM can map
- * a class data sharing archive, which it refuses for class directories), and that archive, made
+ * How the suite starts cpx: from what {@link Unprivileged} staged where every user can read it
+ * ({@link Cli#stagedJavaCommand}: the test JVM's class path as jar files and the JVM flags files, so
+ * the unprivileged user can run it from a checkout anywhere, and so the JVM can map a class data
+ * sharing archive, which it refuses for class directories), and that archive, made
  * once by a first copy ({@code -XX:ArchiveClassesAtExit}). It saves about a fifth of each cpx
  * start; where it cannot be made, cpx starts without it. JVM logging is off in the runs
  * ({@code -Xlog:disable}) so a JVM warning about the archive cannot reach the compared stderr.
@@ -29,9 +29,8 @@ final class Launch {
 
     /** The command that runs cpx as {@code cp}: the JVM, its flags, the staged class path, the main class. */
     static synchronized List<String> cpx() throws IOException, InterruptedException {
-        String cp = Unprivileged.stagedClasspath();
-        List<String> cmd = new ArrayList<>(Cli.javaCommand("cp", cp));
-        Path jsa = archive(cp);
+        List<String> cmd = new ArrayList<>(Cli.stagedJavaCommand("cp"));
+        Path jsa = archive();
         if (jsa != null) {
             cmd.addAll(1, List.of("-XX:SharedArchiveFile=" + jsa, "-Xlog:disable"));
         }
@@ -41,7 +40,7 @@ final class Launch {
     }
 
     /** The class data sharing archive for {@code cp}, made by one copy with each engine; null where the JVM would not make one. */
-    private static Path archive(String cp) throws IOException, InterruptedException {
+    private static Path archive() throws IOException, InterruptedException {
         if (tried) {
             return archive;
         }
@@ -49,12 +48,11 @@ final class Launch {
         if (!Boolean.parseBoolean(System.getProperty("cpx.matrix.cds", "true"))) {
             return null;
         }
-        Path dir = Path.of(cp.split(File.pathSeparator)[0]).getParent();
-        Path jsa = dir.resolve("cp.jsa");
+        Path jsa = Unprivileged.stagingDirectory().resolve("cp.jsa");
         Path scene = Files.createTempDirectory("cpx-differential-cds");
         try {
             Files.writeString(Files.createDirectories(scene.resolve("src/d")).resolve("f"), "x");
-            List<String> cmd = new ArrayList<>(Cli.javaCommand("cp", cp));
+            List<String> cmd = new ArrayList<>(Cli.stagedJavaCommand("cp"));
             cmd.addAll(1, List.of("-XX:ArchiveClassesAtExit=" + jsa, "-Xlog:disable"));
             cmd.addAll(List.of("-a", "src", "dst"));
             Cli.Result r = Cli.runScript(scene, Map.of(), null, "exec \"$@\"", cmd, 120);
@@ -63,10 +61,10 @@ final class Launch {
             }
             Files.setAttribute(jsa, "unix:mode", 0644);
             // Check that a run with it prints exactly what one without it does.
-            List<String> with = new ArrayList<>(Cli.javaCommand("cp", cp));
+            List<String> with = new ArrayList<>(Cli.stagedJavaCommand("cp"));
             with.addAll(1, List.of("-XX:SharedArchiveFile=" + jsa, "-Xshare:on", "-Xlog:disable"));
             with.add("--version");
-            List<String> without = new ArrayList<>(Cli.javaCommand("cp", cp));
+            List<String> without = new ArrayList<>(Cli.stagedJavaCommand("cp"));
             without.add("--version");
             Cli.Result a = Cli.runScript(scene, Map.of(), null, "exec \"$@\"", with, 120);
             Cli.Result b = Cli.runScript(scene, Map.of(), null, "exec \"$@\"", without, 120);
