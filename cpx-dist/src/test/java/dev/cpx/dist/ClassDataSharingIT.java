@@ -84,6 +84,8 @@ class ClassDataSharingIT {
         assertArrayEquals(MAGIC, head(archive), "made again");
 
         byte[] whole = Files.readAllBytes(archive);
+        // The JVM makes archives read-only: only root writes one without making it writable first.
+        assertTrue(archive.toFile().setWritable(true, true), "archive made writable");
         Files.write(archive, java.util.Arrays.copyOf(whole, whole.length / 3)); // cut short
         assertEquals(plain, Dist.run(dir, env(jdk), cpx.toString(), "--version"));
         assertEquals(plain, Dist.run(dir, env(jdk), cpx.toString(), "--version"));
@@ -133,6 +135,8 @@ class ClassDataSharingIT {
 
         // The JDK 17 JVM aborts on such a file: the launcher must not hand it over.
         byte[] whole = Files.readAllBytes(archive);
+        // The JVM makes archives read-only: only root writes one without making it writable first.
+        assertTrue(archive.toFile().setWritable(true, true), "archive made writable");
         Files.write(archive, java.util.Arrays.copyOf(whole, whole.length / 3));
         assertArrayEquals(MAGIC, head(archive), "still looks like an archive");
         assertEquals(plain, Dist.run(dir, env(jdk), cpx.toString(), "--version"));
