@@ -29,10 +29,37 @@ public final class Anchors {
         T apply(Path path) throws IOException;
     }
 
-    /** A held directory: one side of a pair. */
-    private record Held(DirectoryPair pair, boolean source) {
+    /**
+     * A held directory: one side of a pair. A class with its equality written out, not a record: a
+     * record's {@code equals} is linked at its first call ({@code ObjectMethods}), which spins some 25
+     * method handle classes outside the class data sharing archive on every run, about 40 ms of a
+     * small copy.
+     */
+    private static final class Held {
+        private final DirectoryPair pair;
+        private final boolean source;
+
+        Held(DirectoryPair pair, boolean source) {
+            this.pair = pair;
+            this.source = source;
+        }
+
+        DirectoryPair pair() {
+            return pair;
+        }
+
         int fd() {
             return source ? pair.source() : pair.target();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Held h && h.pair == pair && h.source == source;
+        }
+
+        @Override
+        public int hashCode() {
+            return System.identityHashCode(pair) * 2 + (source ? 1 : 0);
         }
     }
 
@@ -148,7 +175,7 @@ public final class Anchors {
     /** {@code lstat} of {@code path} reached as {@link #at} reaches it, or null when it fails. */
     public Stat lstatOrNull(Path path) {
         try {
-            return at(path, Stat::lstat);
+            return stat(path, false);
         } catch (IOException e) {
             return null;
         }
@@ -157,15 +184,27 @@ public final class Anchors {
     /** {@code stat} of {@code path} reached as {@link #at} reaches it, or null when it fails. */
     public Stat statOrNull(Path path) {
         try {
-            return at(path, Stat::stat);
+            return stat(path, true);
         } catch (IOException e) {
             return null;
         }
     }
 
-    /** The attributes of {@code path} reached as {@link #at} reaches it. */
+    /**
+     * The attributes of {@code path} reached as {@link #at} reaches it. (Written out rather than
+     * through {@link #at}: it is on every directory's path, where a lambda's first linking, outside
+     * the class data sharing archive, costs more than the call.)
+     */
     public Stat stat(Path path, boolean followLinks) throws IOException {
-        return at(path, p -> Stat.of(p, followLinks));
+        Held h = heldParent(path);
+        if (h == null) {
+            return Stat.of(unstaged(path), followLinks);
+        }
+        try {
+            return Stat.of(self(h.fd()).resolve(path.getFileName()), followLinks);
+        } finally {
+            h.pair().release();
+        }
     }
 
     /** The text of the symbolic link {@code path} reached as {@link #at} reaches it. */

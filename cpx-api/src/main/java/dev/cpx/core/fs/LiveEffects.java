@@ -31,6 +31,7 @@ final class LiveEffects implements Effects {
     private final Descriptors descriptors;
 
     private final Anchors anchors;
+    private static final Path PROC_SELF_FD = Path.of("/proc/self/fd");
 
     LiveEffects(PosixExtras extras, Anchors anchors) {
         this.extras = extras;
@@ -117,6 +118,12 @@ final class LiveEffects implements Effects {
 
     @Override
     public void setMode(Path path, int mode) throws IOException {
+        if (path.startsWith(PROC_SELF_FD)) {
+            // A descriptor's own path (a directory's at its end, a new file's): nothing to pin, and no
+            // lambda to link on every directory's path.
+            Files.setAttribute(path, "unix:mode", mode);
+            return;
+        }
         anchors.pinned(path, p -> Files.setAttribute(p, "unix:mode", mode));
     }
 
