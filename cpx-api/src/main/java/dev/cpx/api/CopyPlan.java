@@ -1,16 +1,8 @@
 package dev.cpx.api;
 
-import dev.cpx.core.plan.ChunkReport;
-import dev.cpx.core.plan.Finisher;
-import dev.cpx.core.plan.PlanDirectory;
-import dev.cpx.core.plan.PlanStatus;
-import dev.cpx.core.plan.Planner;
-import dev.cpx.core.plan.Worker;
-import dev.cpx.spi.PosixExtras;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -90,9 +82,7 @@ public final class CopyPlan {
      */
     public Planned create(List<Path> sources, Path destination, CopyOptions options, int chunks, Duration lease)
             throws IOException {
-        Planner.Result r = new Planner(sources, destination, options, chunks, lease.toMillis()).write(directory);
-        return new Planned(r.chunks(), r.entries(), r.directories(), r.bytes(), r.largestChunkEntries(),
-                r.largestChunkBytes(), Duration.ofNanos(r.nanos()));
+        return cpx.plan(directory, sources, destination, options, chunks, lease);
     }
 
     /**
@@ -100,24 +90,15 @@ public final class CopyPlan {
      * whose worker is gone are taken again. {@code log} hears warnings.
      */
     public WorkDone work(int jobs, Consumer<String> log) throws IOException, InterruptedException {
-        PlanDirectory plan = PlanDirectory.open(directory);
-        Worker.Result r = new Worker(plan, cpx::start, jobs, log).run();
-        List<FileOutcome> failures = new ArrayList<>();
-        r.chunks().forEach(c -> failures.addAll(c.failures()));
-        CopySummary s = ChunkReport.sum(r.chunks(), 0, 0, Duration.ofNanos(r.nanos()));
-        return new WorkDone(r.chunks().size(), s, failures, r.rejected());
+        return cpx.work(directory, jobs, log);
     }
 
     /** Finishes the copy once every chunk is done; see {@link Finished}. */
     public Finished finish() throws IOException {
-        PlanDirectory plan = PlanDirectory.open(directory);
-        Finisher.Result r = new Finisher(plan, cpx.engines().extras().orElse(PosixExtras.none())).run();
-        return new Finished(r.summary(), r.failures(), r.notDone());
+        return cpx.finish(directory);
     }
 
     public Status status() throws IOException {
-        PlanStatus s = PlanStatus.of(PlanDirectory.open(directory));
-        return new Status(s.chunks(), s.todo(), s.claimed(), s.done(), s.failed(), s.bytes(), s.bytesDone(),
-                s.bytesPerSecond(), s.etaNanos() < 0 ? null : Duration.ofNanos(s.etaNanos()));
+        return cpx.status(directory);
     }
 }

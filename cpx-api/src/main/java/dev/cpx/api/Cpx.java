@@ -1,5 +1,6 @@
 package dev.cpx.api;
 
+import dev.cpx.core.Plans;
 import dev.cpx.core.Scheduler;
 import dev.cpx.spi.PosixExtras;
 import java.nio.file.Path;
@@ -49,6 +50,28 @@ public final class Cpx {
             throws EngineRegistry.UnknownEngineException {
         var engine = registry.select(options.engine());
         return Scheduler.start(sources, destination, options, engine, registry.extras().orElse(PosixExtras.none()), listener);
+    }
+
+    /** {@link CopyPlan#create}: the plan's steps go through here, the one door into the scheduler ({@link Plans}). */
+    CopyPlan.Planned plan(Path directory, List<Path> sources, Path destination, CopyOptions options, int chunks,
+            java.time.Duration lease) throws java.io.IOException {
+        return Plans.create(directory, sources, destination, options, chunks, lease);
+    }
+
+    /** {@link CopyPlan#work}. */
+    CopyPlan.WorkDone work(Path directory, int jobs, java.util.function.Consumer<String> log)
+            throws java.io.IOException, InterruptedException {
+        return Plans.work(directory, this, jobs, log);
+    }
+
+    /** {@link CopyPlan#finish}. */
+    CopyPlan.Finished finish(Path directory) throws java.io.IOException {
+        return Plans.finish(directory, registry.extras().orElse(PosixExtras.none()));
+    }
+
+    /** {@link CopyPlan#status}. */
+    CopyPlan.Status status(Path directory) throws java.io.IOException {
+        return Plans.status(directory);
     }
 
     /** Copies and waits; see {@link #start}. */

@@ -1,0 +1,62 @@
+package dev.cpx.core;
+
+import dev.cpx.api.CopyOptions;
+import dev.cpx.api.CopyPlan;
+import dev.cpx.api.CopySummary;
+import dev.cpx.api.Cpx;
+import dev.cpx.api.FileOutcome;
+import dev.cpx.core.plan.ChunkReport;
+import dev.cpx.core.plan.Finisher;
+import dev.cpx.core.plan.PlanDirectory;
+import dev.cpx.core.plan.PlanStatus;
+import dev.cpx.core.plan.Planner;
+import dev.cpx.core.plan.Worker;
+import dev.cpx.spi.PosixExtras;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The steps of a {@link CopyPlan}, as the library's entry point reaches them: the one door from
+ * {@code dev.cpx.api} into the plan's machinery ({@code dev.cpx.core.plan}), as {@link Scheduler} is
+ * the one into a run's. Each step answers in the API's types.
+ */
+public final class Plans {
+
+    private Plans() {
+    }
+
+    /** Walks {@code sources} and writes the plan into {@code directory}. */
+    public static CopyPlan.Planned create(Path directory, List<Path> sources, Path destination, CopyOptions options,
+            int chunks, Duration lease) throws IOException {
+        Planner.Result r = new Planner(sources, destination, options, chunks, lease.toMillis()).write(directory);
+        return new CopyPlan.Planned(r.chunks(), r.entries(), r.directories(), r.bytes(), r.largestChunkEntries(),
+                r.largestChunkBytes(), Duration.ofNanos(r.nanos()));
+    }
+
+    /** Claims and copies chunks until none is left, each copied by {@code cpx}'s runs. */
+    public static CopyPlan.WorkDone work(Path directory, Cpx cpx, int jobs, Consumer<String> log)
+            throws IOException, InterruptedException {
+        Worker.Result r = new Worker(PlanDirectory.open(directory), cpx::start, jobs, log).run();
+        List<FileOutcome> failures = new ArrayList<>();
+        r.chunks().forEach(c -> failures.addAll(c.failures()));
+        CopySummary s = ChunkReport.sum(r.chunks(), 0, 0, Duration.ofNanos(r.nanos()));
+        return new CopyPlan.WorkDone(r.chunks().size(), s, failures, r.rejected());
+    }
+
+    /** Finishes the copy once every chunk is done. */
+    public static CopyPlan.Finished finish(Path directory, PosixExtras extras) throws IOException {
+        Finisher.Result r = new Finisher(PlanDirectory.open(directory), extras).run();
+        return new CopyPlan.Finished(r.summary(), r.failures(), r.notDone());
+    }
+
+    /** Where the plan stands. */
+    public static CopyPlan.Status status(Path directory) throws IOException {
+        PlanStatus s = PlanStatus.of(PlanDirectory.open(directory));
+        return new CopyPlan.Status(s.chunks(), s.todo(), s.claimed(), s.done(), s.failed(), s.bytes(), s.bytesDone(),
+                s.bytesPerSecond(), s.etaNanos() < 0 ? null : Duration.ofNanos(s.etaNanos()));
+    }
+}
