@@ -29,6 +29,9 @@ import java.util.Set;
  * @param copyContents {@code --copy-contents}: read special files as data when recursive
  * @param engine engine id, or {@code auto}
  * @param jobs worker threads (at least 1)
+ * @param maxJobs worker threads at most: more than {@code jobs} run only while workers wait on the disk
+ *     (a cold cache), so more reads are in flight where the disk, not the CPU, is what they wait for;
+ *     equal to {@code jobs} (raised to it when less): exactly {@code jobs}
  * @param rangeSize files of at least twice this many bytes are copied as ranges of this size by
  *     several workers at once, so one large file does not leave the others idle; 0 copies every file
  *     whole; else at least {@link #MIN_RANGE_SIZE}
@@ -62,6 +65,7 @@ public record CopyOptions(
         boolean copyContents,
         String engine,
         int jobs,
+        int maxJobs,
         long rangeSize,
         List<String> excludes,
         boolean resume,
@@ -93,6 +97,7 @@ public record CopyOptions(
         if (jobs < 1) {
             throw new IllegalArgumentException("jobs must be at least 1: " + jobs);
         }
+        maxJobs = Math.max(maxJobs, jobs);
         if (rangeSize != 0 && rangeSize < MIN_RANGE_SIZE) {
             throw new IllegalArgumentException("rangeSize must be 0 or at least " + MIN_RANGE_SIZE + ": " + rangeSize);
         }
@@ -138,6 +143,7 @@ public record CopyOptions(
         b.copyContents = copyContents;
         b.engine = engine;
         b.jobs = jobs;
+        b.maxJobs = maxJobs;
         b.rangeSize = rangeSize;
         b.excludes = excludes;
         b.resume = resume;
@@ -166,6 +172,14 @@ public record CopyOptions(
         return Math.max(4, Runtime.getRuntime().availableProcessors() * 2);
     }
 
+    /**
+     * Default {@link #maxJobs()} when {@code -j} is not given: {@code max(16, 2 × defaultJobs())}, from
+     * cold-cache copies on the root file system (docs/performance.md, "Choosing -j").
+     */
+    public static int defaultMaxJobs() {
+        return Math.max(16, 2 * defaultJobs());
+    }
+
     /** Mutable builder of {@link CopyOptions}. */
     public static final class Builder {
         private boolean recursive;
@@ -186,6 +200,9 @@ public record CopyOptions(
         private boolean copyContents;
         private String engine = AUTO_ENGINE;
         private int jobs = defaultJobs();
+        /** 0: {@link #defaultMaxJobs()}, or exactly {@code jobs} once {@link #jobs(int)} set them. */
+        private int maxJobs;
+        private boolean jobsSet;
         private long rangeSize = defaultRangeSize();
         private List<String> excludes = List.of();
         private boolean resume;
@@ -217,7 +234,10 @@ public record CopyOptions(
         public Builder reflink(ReflinkMode v) { reflink = v; return this; }
         public Builder copyContents(boolean v) { copyContents = v; return this; }
         public Builder engine(String v) { engine = v; return this; }
-        public Builder jobs(int v) { jobs = v; return this; }
+        /** Exactly {@code v} workers (unless {@link #maxJobs(int)} allows more). */
+        public Builder jobs(int v) { jobs = v; jobsSet = true; return this; }
+        /** At most {@code v} workers while they wait on the disk (see {@link CopyOptions#maxJobs()}). */
+        public Builder maxJobs(int v) { maxJobs = v; return this; }
         public Builder rangeSize(long v) { rangeSize = v; return this; }
         public Builder excludes(List<String> v) { excludes = v; return this; }
         public Builder resume(boolean v) { resume = v; return this; }
@@ -231,7 +251,8 @@ public record CopyOptions(
         public CopyOptions build() {
             return new CopyOptions(recursive, dereference, preserve, overwrite, update, force, removeDestination, backup,
                     backupSuffix, mode, target, parents, oneFileSystem, sparse, reflink, copyContents, engine, jobs,
-                    rangeSize, excludes, resume, verify, dryRun, fsync, defaultModes, writeThroughDanglingSymlinks,
+                    maxJobs != 0 ? maxJobs : jobsSet ? jobs : Math.max(jobs, defaultMaxJobs()), rangeSize,
+                    excludes, resume, verify, dryRun, fsync, defaultModes, writeThroughDanglingSymlinks,
                     xattrFailures);
         }
     }

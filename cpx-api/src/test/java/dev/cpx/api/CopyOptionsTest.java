@@ -25,6 +25,22 @@ class CopyOptionsTest {
     }
 
     @Test
+    void moreWorkersWhileTheyWaitOnTheDiskUnlessJobsAreGiven() {
+        CopyOptions byDefault = CopyOptions.builder().build();
+        assertEquals(CopyOptions.defaultJobs(), byDefault.jobs());
+        assertEquals(Math.max(16, 2 * CopyOptions.defaultJobs()), byDefault.maxJobs());
+        CopyOptions exactly = CopyOptions.builder().jobs(3).build();
+        assertEquals(3, exactly.jobs());
+        assertEquals(3, exactly.maxJobs());
+        CopyOptions upTo = CopyOptions.builder().jobs(3).maxJobs(10).build();
+        assertEquals(10, upTo.maxJobs());
+        assertEquals(upTo, upTo.toBuilder().build());
+        // Never fewer at most than at first.
+        assertEquals(40, CopyOptions.builder().jobs(40).maxJobs(10).build().maxJobs());
+        assertEquals(40, byDefault.toBuilder().jobs(40).build().maxJobs());
+    }
+
+    @Test
     void atLeastOneWorker() {
         assertThrows(IllegalArgumentException.class, () -> CopyOptions.builder().jobs(0).build());
     }

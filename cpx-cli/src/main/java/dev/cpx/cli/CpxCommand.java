@@ -104,7 +104,12 @@ public final class CpxCommand implements Callable<Integer>, Specs.Target {
         if (!contextSupported(reporter)) {
             return 1;
         }
-        CopyOptions options = control.applyTo(cp.toBuilder()).engine(engines.engine).jobs(engines.jobs()).build();
+        CopyOptions.Builder builder = control.applyTo(cp.toBuilder()).engine(engines.engine);
+        if (spec.commandLine().getParseResult().hasMatchedOption("--jobs")
+                || spec.defaultValueProvider() instanceof ConfigDefaults config && config.sets("jobs")) {
+            builder.jobs(engines.jobs()); // exactly; by default, more while workers wait on the disk
+        }
+        CopyOptions options = builder.build();
         CopyEngine engine;
         try {
             engine = registry.select(options.engine());

@@ -36,8 +36,8 @@ public final class EngineOptions implements Specs.Target {
         s.addOption(Specs.flag(this, "List the engines found, whether they work here, and exit.", "--list-engines"));
         s.addOption(Specs.value(this, "DIRS", "Also load engine plugins from these directories (colon-separated); "
                 + "see also CPX_PLUGIN_PATH.", "--plugin-path"));
-        s.addOption(Specs.integer(this, "N", "Copy with N worker threads (default: twice the number of CPUs, at least 4; "
-                + "see README for why).", "-j", "--jobs"));
+        s.addOption(Specs.integer(this, "N", "Copy with exactly N worker threads (default: twice the number of CPUs, at least 4, "
+                + "and more, up to max(16, 4 x CPUs), while they wait on the disk).", "-j", "--jobs"));
         return s;
     }
 

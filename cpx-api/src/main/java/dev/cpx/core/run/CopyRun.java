@@ -14,7 +14,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.ForkJoinWorkerThread;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
@@ -27,6 +28,8 @@ public final class CopyRun implements CopyJob {
     private final RunContext context;
     private final Supplier<List<FileInFlight>> inFlight;
     private final ForkJoinPool pool;
+    /** Null when the run has exactly its {@code jobs} workers. */
+    private final DiskWaits waits;
     private final long startNanos = System.nanoTime();
     private final CountDownLatch done = new CountDownLatch(1);
     private volatile CopySummary summary;
@@ -35,11 +38,17 @@ public final class CopyRun implements CopyJob {
         this.context = context;
         this.inFlight = inFlight;
         AtomicInteger ids = new AtomicInteger();
-        this.pool = new ForkJoinPool(context.options().jobs(), p -> {
-            ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(p);
-            t.setName("cpx-worker-" + ids.incrementAndGet());
-            return t;
-        }, null, false);
+        int jobs = context.options().jobs();
+        int max = context.options().maxJobs();
+        this.waits = max > jobs ? new DiskWaits(max - jobs) : null;
+        Semaphore admitted = waits == null ? null : waits.admitted(jobs);
+        // Room for max workers, of which jobs start at once and the others once workers wait on the disk
+        // (DiskWaits); at the maximum, a worker that blocks is not replaced (saturated: it just waits).
+        this.pool = new ForkJoinPool(max, p -> new Worker(p, "cpx-worker-" + ids.incrementAndGet(), waits, admitted),
+                null, false, 0, max, 1, p -> true, 30, TimeUnit.SECONDS);
+        if (waits != null) {
+            waits.start();
+        }
     }
 
     /** What a run starts: its root task, made from the run's context, ending the run when it completes. */
@@ -106,6 +115,9 @@ public final class CopyRun implements CopyJob {
                 c.bytes.sum(), c.skipped.sum(), c.failed.sum(), Duration.ofNanos(System.nanoTime() - startNanos),
                 context.cancelled());
         pool.shutdown();
+        if (waits != null) {
+            waits.stop();
+        }
         done.countDown();
     }
 }

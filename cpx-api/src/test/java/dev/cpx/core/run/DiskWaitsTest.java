@@ -1,0 +1,161 @@
+package dev.cpx.core.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.cpx.testing.Unprivileged;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The scheduling state read from real threads' {@code /proc/self/task/TID/stat}, and more workers
+ * admitted only while workers really wait on a disk: threads in uninterruptible sleep on a frozen
+ * file system ({@code fsfreeze}: a {@code mkdir} there waits in state {@code D} until it thaws).
+ */
+class DiskWaitsTest {
+
+    @TempDir
+    Path tmp;
+
+    /** Runs a system tool (found in the sbin directories too), its output kept for a failure's message. */
+    private static int run(String... command) throws Exception {
+        for (String dir : List.of("/usr/sbin/", "/sbin/", "/usr/bin/", "/bin/")) {
+            if (Files.isExecutable(Path.of(dir + command[0]))) {
+                command[0] = dir + command[0];
+                break;
+            }
+        }
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        output = new String(p.getInputStream().readAllBytes());
+        return p.waitFor();
+    }
+
+    private static String output = "";
+
+    /** Workers as a run's pool starts them: each waits for admission, then works (here: {@code work}). */
+    private static List<Thread> workers(DiskWaits waits, Semaphore admitted, int n, AtomicInteger started,
+            ThrowingRunnable work) {
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Thread t = new Thread(() -> {
+                admitted.acquireUninterruptibly();
+                waits.register();
+                started.incrementAndGet();
+                try {
+                    work.run();
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            }, "worker-" + i);
+            t.setDaemon(true);
+            t.start();
+            threads.add(t);
+        }
+        return threads;
+    }
+
+    interface ThrowingRunnable {
+        void run() throws Exception;
+    }
+
+    @Test
+    void workersWaitingOnAFrozenDiskLetMoreStartAndBusyOnesDoNot() throws Exception {
+        assumeTrue(Unprivileged.isRoot(), "mounting and freezing a file system needs root");
+        Path image = tmp.resolve("disk.img");
+        Path mnt = Files.createDirectory(tmp.resolve("mnt"));
+        try (FileChannel c = FileChannel.open(image, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            c.write(ByteBuffer.allocate(1), (32 << 20) - 1); // sparse, 32 MiB
+        }
+        assumeTrue(run("mkfs.ext4", "-q", "-F", image.toString()) == 0, "mkfs.ext4 failed: " + output);
+        assumeTrue(run("mount", "-o", "loop", image.toString(), mnt.toString()) == 0, "cannot mount a loop device here: " + output);
+        CountDownLatch release = new CountDownLatch(1);
+        List<Thread> all = new ArrayList<>();
+        try {
+            // Busy workers (running or asleep, never on the disk): nobody more is admitted.
+            DiskWaits busy = new DiskWaits(4);
+            Semaphore busyAdmitted = busy.admitted(2);
+            AtomicInteger busyStarted = new AtomicInteger();
+            busy.start();
+            all.addAll(workers(busy, busyAdmitted, 2, busyStarted, release::await));
+            all.addAll(workers(busy, busyAdmitted, 4, busyStarted, release::await));
+            Thread.sleep(20L * DiskWaits.PERIOD_MS);
+            assertEquals(2, busyStarted.get());
+            busy.stop();
+
+            // Workers waiting on the frozen disk: the others are admitted, one per core at a time.
+            assertEquals(0, run("fsfreeze", "-f", mnt.toString()), output);
+            DiskWaits waits = new DiskWaits(4);
+            Semaphore admitted = waits.admitted(2);
+            AtomicInteger started = new AtomicInteger();
+            AtomicInteger dirs = new AtomicInteger();
+            waits.start();
+            all.addAll(workers(waits, admitted, 6, started,
+                    () -> Files.createDirectory(mnt.resolve("d" + dirs.incrementAndGet()))));
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (started.get() < 6 && System.nanoTime() < deadline) {
+                Thread.sleep(DiskWaits.PERIOD_MS);
+            }
+            assertEquals(6, started.get(), "workers admitted while the others wait on the disk");
+            waits.stop();
+        } finally {
+            run("fsfreeze", "-u", mnt.toString());
+            release.countDown();
+            for (Thread t : all) {
+                t.join(10_000);
+            }
+            run("umount", mnt.toString());
+        }
+        assertTrue(Files.notExists(mnt.resolve("d1")), "unmounted");
+    }
+
+    private static Path statOfThisThread() throws Exception {
+        return Path.of("/proc").resolve(Files.readSymbolicLink(Path.of("/proc/thread-self"))).resolve("stat");
+    }
+
+    @Test
+    void aThreadReadingItsOwnStateIsRunning() throws Exception {
+        try (FileChannel c = FileChannel.open(statOfThisThread())) {
+            assertEquals('R', DiskWaits.state(c, ByteBuffer.allocate(512)));
+        }
+    }
+
+    @Test
+    void aNameWithParenthesesDoesNotHideTheState() throws Exception {
+        AtomicReference<Path> stat = new AtomicReference<>();
+        CountDownLatch known = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Thread t = new Thread(() -> {
+            try {
+                stat.set(statOfThisThread());
+                known.countDown();
+                release.await();
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        }, "w) S (x");
+        t.start();
+        known.await();
+        try (FileChannel c = FileChannel.open(stat.get())) {
+            char state;
+            do {
+                state = DiskWaits.state(c, ByteBuffer.allocate(512));
+            } while (state == 'R'); // until it sleeps in await()
+            assertEquals('S', state);
+        } finally {
+            release.countDown();
+            t.join();
+        }
+    }
+}
