@@ -9,6 +9,7 @@ import dev.cpx.core.decide.CreationModes;
 import dev.cpx.core.decide.Entry;
 import dev.cpx.core.decide.Placement;
 import dev.cpx.core.finish.Metadata;
+import dev.cpx.core.fs.Anchors;
 import dev.cpx.core.fs.Errors;
 import dev.cpx.core.fs.Stat;
 import dev.cpx.core.fs.Umask;
@@ -18,6 +19,7 @@ import dev.cpx.spi.CopyProgress;
 import dev.cpx.spi.CopyRequest;
 import dev.cpx.spi.Descriptors;
 import dev.cpx.spi.SparseMode;
+import dev.cpx.spi.support.DescriptorChannel;
 import dev.cpx.spi.support.PathBytes;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -298,7 +300,8 @@ public final class FileCopier {
             return;
         }
         if (metadata.changesAny()) {
-            metadata.apply(e.source(), file.attributesPath(), e.target(), st, false, true, 0, file.atFinalName());
+            metadata.apply(e.source(), in instanceof DescriptorChannel d ? Anchors.self(d.descriptor()) : null,
+                    file.attributesPath(), e.target(), st, false, true, 0, file.atFinalName());
         }
         boolean restricted = !st.isRegular() && (CreationModes.of(st, context.options()) & ~restricted() & 0777 & ~Umask.get()) != 0;
         if ((extra != 0 || restricted) && !context.options().preserves(Attribute.MODE)) {

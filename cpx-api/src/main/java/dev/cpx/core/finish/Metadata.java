@@ -63,16 +63,17 @@ public final class Metadata {
      * as GNU cp leaves them (it sets such a mode as an access ACL, which does not touch them).
      */
     public boolean apply(Path src, Path dst, Path reportAs, Stat st, boolean symlink, boolean withXattrs, int destinationSpecial) {
-        return apply(src, dst, reportAs, st, symlink, withXattrs, destinationSpecial, false);
+        return apply(src, null, dst, reportAs, st, symlink, withXattrs, destinationSpecial, false);
     }
 
     /**
      * {@link #apply}, the times last where {@code timesLast}: for a file under its final name in a
      * staged tree, whose time is what {@code --resume} takes as the sign that it is complete
-     * ({@link dev.cpx.core.decide.ResumeRule}), so it must come after everything else.
+     * ({@link dev.cpx.core.decide.ResumeRule}), so it must come after everything else; its extended
+     * attributes read from {@code srcOpen}, the source's open descriptor as a path, where not null.
      */
-    public boolean apply(Path src, Path dst, Path reportAs, Stat st, boolean symlink, boolean withXattrs, int destinationSpecial,
-            boolean timesLast) {
+    public boolean apply(Path src, Path srcOpen, Path dst, Path reportAs, Stat st, boolean symlink, boolean withXattrs,
+            int destinationSpecial, boolean timesLast) {
         boolean ok = timesLast || times(src, dst, reportAs, st, symlink);
         int permissions = st.permissions();
         if (owner) {
@@ -93,7 +94,7 @@ public final class Metadata {
             }
         }
         if (withXattrs && !symlink) {
-            xattrs.copy(src, dst, reportAs);
+            xattrs.copy(src, srcOpen, dst, reportAs);
         }
         if ((permissions & 07000) == 0) {
             permissions |= destinationSpecial & 07000;

@@ -63,15 +63,17 @@ public final class Xattrs {
      * links). What cannot be copied is reported as GNU cp (through libattr) reports it, as the options'
      * {@link XattrFailures} say: "listing attributes of SRC", "getting attribute NAME of SRC",
      * "setting attribute NAME for NAME" (GNU 9.1 quotes the name twice there), and "setting
-     * attributes for DST" once where the destination supports none.
+     * attributes for DST" once where the destination supports none. {@code open}: the source's open
+     * descriptor as a path ({@code /proc/self/fd/N}), read instead of pinning {@code src} again by its
+     * name (the very file copied, two system calls fewer); null: {@code src} pinned through its directory.
      */
-    void copy(Path src, Path dst, Path reportAs) {
+    void copy(Path src, Path open, Path dst, Path reportAs) {
         if (!all && !acls) {
             return;
         }
         List<String> names;
         try {
-            names = anchors.pinned(src, p -> extras.listXattrs(p, true));
+            names = open != null ? extras.listXattrs(open, true) : anchors.pinned(src, p -> extras.listXattrs(p, true));
         } catch (IOException e) {
             if (!unsupported(e)) {
                 report(src, reportAs, Diagnostic.of("listing attributes of {0}", src, Diagnostic.reasonOf(e)), e);
@@ -87,7 +89,7 @@ public final class Xattrs {
             }
             byte[] value;
             try {
-                value = anchors.pinned(src, p -> extras.getXattr(p, name, true));
+                value = open != null ? extras.getXattr(open, name, true) : anchors.pinned(src, p -> extras.getXattr(p, name, true));
             } catch (IOException e) {
                 if (!Diagnostic.reasonOf(e).equals(NO_DATA) && !unsupported(e)) {
                     report(src, reportAs, new Diagnostic("getting attribute " + quoted(name) + " of {0}", List.of(src),
