@@ -63,8 +63,11 @@ final class SplitFiles {
     static final String STAGING = ".cpx-ranges";
 
     private static final String SKIPPED = "skipped";
-    private static final Set<OpenOption> WRITE = Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE,
-            LinkOption.NOFOLLOW_LINKS);
+    /** Made by the one worker that completes a split file. */
+    private static final String COMPLETING = "completing";
+    /** The staging file: read too, for {@code --verify}. */
+    private static final Set<OpenOption> WRITE = Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE,
+            StandardOpenOption.CREATE, LinkOption.NOFOLLOW_LINKS);
     private static final Set<OpenOption> READ = Set.of(StandardOpenOption.READ);
     private static final Set<OpenOption> READ_NOFOLLOW = Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
 
@@ -209,8 +212,13 @@ final class SplitFiles {
             fail(counts, failures, src, target, Diagnostic.of("error copying {0} to {1}", src, target)
                     .withReason(Diagnostic.reasonOf(x)));
             return;
+        } catch (RuntimeException x) {
+            // A bug (in an engine, say): this range's failure, not the worker's end.
+            fail(counts, failures, src, target, Diagnostic.of("error copying {0} to {1}", src, target)
+                    .withReason(x.toString()));
+            return;
         }
-        complete(Split.of(e), target, counts, failures);
+        complete(Split.of(e), target, false, counts, failures);
     }
 
     /** Whether an existing complete destination is kept as it is ({@code -n}, {@code -u}, {@code --resume}'s rule). */
@@ -222,10 +230,12 @@ final class SplitFiles {
 
     /**
      * Completes split file {@code s} at {@code target} when every range is marked as copied into its
-     * staging file as it is now: attributes (times last), then the rename into place. False when
-     * it is not complete (or another worker completed it meanwhile).
+     * staging file as it is now: attributes (times last), then the rename into place. Of the workers
+     * that find it complete, one does it (the one that makes {@code ranges/F/completing}); should it
+     * die meanwhile, finish ({@code byFinish}) does it. False when it is not complete, or another
+     * worker completes it.
      */
-    boolean complete(Split s, Path target, AtomicLongArray counts, List<FileOutcome> failures) {
+    boolean complete(Split s, Path target, boolean byFinish, AtomicLongArray counts, List<FileOutcome> failures) {
         Path staging = TempNames.of(target, STAGING);
         Stat at = Stat.lstatOrNull(staging);
         if (at == null || !ours(at)) {
@@ -242,6 +252,16 @@ final class SplitFiles {
             }
         }
         Path src = source(s.operand(), s.name());
+        if (!byFinish) {
+            try {
+                Files.createFile(plan.ranges(s.id()).resolve(COMPLETING));
+            } catch (FileAlreadyExistsException x) {
+                return false;
+            } catch (IOException x) {
+                fail(counts, failures, src, target, Diagnostic.of("cannot complete {0}", target, Diagnostic.reasonOf(x)));
+                return false;
+            }
+        }
         Stat st;
         try {
             st = Stat.of(src, follow(s.name()));
@@ -285,7 +305,7 @@ final class SplitFiles {
      * left by a copy after the file was complete is removed; else the file is named as not copied.
      */
     void finish(Split s, Path target, AtomicLongArray counts, List<FileOutcome> failures) {
-        if (complete(s, target, counts, failures)) {
+        if (complete(s, target, true, counts, failures)) {
             return;
         }
         Path src = source(s.operand(), s.name());
