@@ -53,6 +53,13 @@ public final class ChunkCopier {
         PosixExtras extras();
     }
 
+    /**
+     * Entries copied by one scheduler run at most: a chunk of more is copied in several, so what a
+     * worker holds at once does not grow with the size of the chunks.
+     */
+    static final int SLICE = 4096;
+    private static final boolean COLLECT = Boolean.parseBoolean(System.getProperty("cpx.worker.gc", "true"));
+
     private final PlanDirectory plan;
     private final CopyOptions options;
     private final Runs runs;
@@ -117,33 +124,14 @@ public final class ChunkCopier {
                 Path target = target(e, dirs, counts, failures);
                 if (target != null) {
                     items.add(new EntryList.Item(source(e), target, e.name().length == 0));
-                }
-            }
-        }
-        if (!items.isEmpty()) {
-            CopyListener listener = new CopyListener() {
-                @Override
-                public void entryDone(FileOutcome outcome) {
-                    if (outcome.status() == FileOutcome.Status.FAILED) {
-                        failures.add(outcome);
+                    if (items.size() == SLICE) {
+                        run(items, counts, failures, chunk);
+                        items.clear();
                     }
                 }
-            };
-            CopySummary s;
-            try {
-                s = runs.start(items, options, listener).await();
-            } catch (InterruptedException | IOException e) {
-                throw e;
-            } catch (Exception e) {
-                throw new IOException("copying chunk " + chunk + ": " + e.getMessage(), e);
             }
-            counts.addAndGet(0, s.files());
-            counts.addAndGet(1, s.symlinks());
-            counts.addAndGet(2, s.specials());
-            counts.addAndGet(3, s.bytes());
-            counts.addAndGet(4, s.skipped());
-            counts.addAndGet(5, s.failed());
         }
+        run(items, counts, failures, chunk);
         for (PlanEntry r : ranges) {
             Path target = target(r, dirs, counts, failures);
             if (target != null) {
@@ -155,6 +143,70 @@ public final class ChunkCopier {
         }
         return new ChunkReport(chunk, worker, counts.get(0), counts.get(1), counts.get(2), counts.get(3), counts.get(4),
                 counts.get(5), System.nanoTime() - start, "", failures);
+    }
+
+    /**
+     * One scheduler run over {@code items}. Then the worker's heap is collected: a worker copies
+     * chunk after chunk, and what each run leaves behind (its pool and threads, their buffers, the
+     * slice's entries) would otherwise pile up until the old generation fills, so its memory would
+     * grow with the number of files ({@code -Dcpx.worker.gc=false} turns this off, to measure).
+     */
+    private void run(List<EntryList.Item> items, AtomicLongArray counts, List<FileOutcome> failures, String chunk)
+            throws IOException, InterruptedException {
+        if (items.isEmpty()) {
+            return;
+        }
+        CopyListener listener = new CopyListener() {
+            @Override
+            public void entryDone(FileOutcome outcome) {
+                if (outcome.status() == FileOutcome.Status.FAILED) {
+                    failures.add(outcome);
+                }
+            }
+        };
+        CopySummary s;
+        try {
+            s = runs.start(acrossDirectories(items), options, listener).await();
+        } catch (InterruptedException | IOException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException("copying chunk " + chunk + ": " + e.getMessage(), e);
+        }
+        counts.addAndGet(0, s.files());
+        counts.addAndGet(1, s.symlinks());
+        counts.addAndGet(2, s.specials());
+        counts.addAndGet(3, s.bytes());
+        counts.addAndGet(4, s.skipped());
+        counts.addAndGet(5, s.failed());
+        if (COLLECT) {
+            System.gc();
+        }
+    }
+
+    /**
+     * The entries taken from each destination directory in turn (the first of each, then the second
+     * of each, ...), so the files copied at once mostly go to different directories: files made at
+     * once in one directory wait for each other on its lock in the kernel.
+     */
+    static List<EntryList.Item> acrossDirectories(List<EntryList.Item> items) {
+        Map<Path, List<EntryList.Item>> byDirectory = new java.util.LinkedHashMap<>();
+        for (EntryList.Item i : items) {
+            byDirectory.computeIfAbsent(i.target().getParent(), d -> new ArrayList<>()).add(i);
+        }
+        if (byDirectory.size() < 2) {
+            return items;
+        }
+        List<EntryList.Item> order = new ArrayList<>(items.size());
+        List<java.util.Iterator<EntryList.Item>> groups = new ArrayList<>();
+        byDirectory.values().forEach(g -> groups.add(g.iterator()));
+        while (order.size() < items.size()) {
+            for (java.util.Iterator<EntryList.Item> g : groups) {
+                if (g.hasNext()) {
+                    order.add(g.next());
+                }
+            }
+        }
+        return order;
     }
 
     private Path source(PlanEntry e) {
