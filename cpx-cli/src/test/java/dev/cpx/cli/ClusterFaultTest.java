@@ -72,13 +72,7 @@ class ClusterFaultTest {
                 w.close();
             }
         }
-        Cli.Result finish = Cli.cpx(dir, "--finish=plan", "--json");
-        assertEquals(0, finish.exit(), () -> "seed " + seed + ": " + finish);
-        Trees.assertSameTree(dir.resolve("gnu"), dir.resolve("dst"), ClusterTest.ALL);
-        assertEquals(List.of(), ClusterTrees.partials(dir.resolve("dst")), "seed " + seed);
-        try (var s = Files.list(dir.resolve("plan/claimed"))) {
-            assertEquals(0, s.count(), "the killed workers' chunks were all taken over");
-        }
+        finishedAsCpA(seed);
         try (var s = Files.list(dir.resolve("plan/reports"))) {
             assertEquals(24, s.filter(p -> !p.getFileName().toString().startsWith(".")).count());
         }
@@ -126,13 +120,7 @@ class ClusterFaultTest {
                 w.close();
             }
         }
-        Cli.Result finish = Cli.cpx(dir, "--finish=plan", "--json");
-        assertEquals(0, finish.exit(), () -> "seed " + seed + ": " + finish);
-        Trees.assertSameTree(dir.resolve("gnu"), dir.resolve("dst"), ClusterTest.ALL);
-        assertEquals(List.of(), ClusterTrees.partials(dir.resolve("dst")), "seed " + seed);
-        try (var s = Files.list(dir.resolve("plan/claimed"))) {
-            assertEquals(0, s.count(), "the killed worker's chunk was taken over");
-        }
+        finishedAsCpA(seed);
     }
 
     /**
@@ -184,6 +172,17 @@ class ClusterFaultTest {
         assertTrue(again.out().contains("\"files\": "), again::toString);
         Trees.assertSameTree(dir.resolve("gnu"), dir.resolve("dst"), ClusterTest.ALL);
         assertEquals(List.of(), ClusterTrees.partials(dir.resolve("dst")));
+    }
+
+    /** Finish succeeds, the tree is {@code cp -a}'s, nothing partial is left, no chunk is still claimed. */
+    private void finishedAsCpA(long seed) throws Exception {
+        Cli.Result finish = Cli.cpx(dir, "--finish=plan", "--json");
+        assertEquals(0, finish.exit(), () -> "seed " + seed + ": " + finish);
+        Trees.assertSameTree(dir.resolve("gnu"), dir.resolve("dst"), ClusterTest.ALL);
+        assertEquals(List.of(), ClusterTrees.partials(dir.resolve("dst")), "seed " + seed);
+        try (var s = Files.list(dir.resolve("plan/claimed"))) {
+            assertEquals(0, s.count(), "the killed workers' chunks were all taken over");
+        }
     }
 
     @Test

@@ -229,8 +229,7 @@ public final class PlanDirectory {
     static void writeDir(java.io.DataOutputStream out, int operand, byte[] name, boolean existed) throws IOException {
         out.writeByte('d');
         out.writeInt(operand);
-        out.writeInt(name.length);
-        out.write(name);
+        PlanNames.write(out, name);
         out.writeBoolean(existed);
     }
 
@@ -248,12 +247,7 @@ public final class PlanDirectory {
             throw new IOException("bad directory list");
         }
         int operand = in.readInt();
-        int length = in.readInt();
-        if (length < 0 || length > 1 << 20) {
-            throw new IOException("bad directory list");
-        }
-        byte[] name = in.readNBytes(length);
-        return new Dir(operand, name, in.readBoolean());
+        return new Dir(operand, PlanNames.read(in), in.readBoolean());
     }
 
     static byte[] utf8(String s) {

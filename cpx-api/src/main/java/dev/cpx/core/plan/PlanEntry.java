@@ -40,8 +40,7 @@ record PlanEntry(int operand, byte[] name, byte kind, long size, long linkGroup,
     void write(DataOutputStream out) throws IOException {
         out.writeByte(kind);
         out.writeInt(operand);
-        out.writeInt(name.length);
-        out.write(name);
+        PlanNames.write(out, name);
         out.writeLong(size);
         out.writeLong(linkGroup);
         if (kind == RANGE) {
@@ -72,14 +71,7 @@ record PlanEntry(int operand, byte[] name, byte kind, long size, long linkGroup,
             throw new IOException("unknown entry kind " + kind);
         }
         int operand = in.readInt();
-        int length = in.readInt();
-        if (length < 0 || length > 1 << 20) {
-            throw new IOException("bad name length " + length);
-        }
-        byte[] name = in.readNBytes(length);
-        if (name.length != length) {
-            throw new IOException("truncated name");
-        }
+        byte[] name = PlanNames.read(in);
         long size = in.readLong();
         long linkGroup = in.readLong();
         if (kind != RANGE) {

@@ -18,6 +18,7 @@ import dev.cpx.core.run.Outcomes;
 import dev.cpx.spi.CopyEngine;
 import dev.cpx.spi.CopyRequest;
 import dev.cpx.spi.PosixExtras;
+import dev.cpx.spi.support.BufferedCopy;
 import dev.cpx.spi.support.FileDescriptors;
 import dev.cpx.spi.support.PathBytes;
 import java.io.DataInputStream;
@@ -103,8 +104,7 @@ final class SplitFiles {
         out.writeByte('s');
         out.writeLong(s.id());
         out.writeInt(s.operand());
-        out.writeInt(s.name().length);
-        out.write(s.name());
+        PlanNames.write(out, s.name());
         out.writeLong(s.size());
         out.writeInt(s.count());
     }
@@ -124,14 +124,7 @@ final class SplitFiles {
         }
         long id = in.readLong();
         int operand = in.readInt();
-        int length = in.readInt();
-        if (length < 0 || length > 1 << 20) {
-            throw new IOException("bad name length " + length);
-        }
-        byte[] name = in.readNBytes(length);
-        if (name.length != length) {
-            throw new IOException("truncated list of split files");
-        }
+        byte[] name = PlanNames.read(in);
         return new Split(id, operand, name, in.readLong(), in.readInt());
     }
 
@@ -399,29 +392,19 @@ final class SplitFiles {
     private static boolean sameRange(FileChannel a, FileChannel b, long position, long length) throws IOException {
         ByteBuffer x = ByteBuffer.allocateDirect(1 << 20);
         ByteBuffer y = ByteBuffer.allocateDirect(1 << 20);
-        for (long done = 0; done < length; ) {
-            int want = (int) Math.min(x.capacity(), length - done);
-            x.clear().limit(want);
-            y.clear().limit(want);
-            if (readFully(a, x, position + done) != want || readFully(b, y, position + done) != want
-                    || !x.flip().equals(y.flip())) {
+        for (long at = position, end = position + length; at < end; ) {
+            int common = Math.min(BufferedCopy.readAt(a, x, at, end), BufferedCopy.readAt(b, y, at, end));
+            if (common <= 0) {
                 return false;
             }
-            done += want;
+            x.limit(common);
+            y.limit(common);
+            if (!x.equals(y)) {
+                return false;
+            }
+            at += common;
         }
         return true;
-    }
-
-    private static int readFully(FileChannel channel, ByteBuffer buffer, long position) throws IOException {
-        int total = 0;
-        while (buffer.hasRemaining()) {
-            int n = channel.read(buffer, position + total);
-            if (n <= 0) {
-                break;
-            }
-            total += n;
-        }
-        return total;
     }
 
     private static void fail(AtomicLongArray counts, List<FileOutcome> failures, Path src, Path target, Diagnostic why) {
