@@ -147,6 +147,9 @@ class ClusterTest {
         assertTrue(two.err().contains("only one of --plan, --work, --finish and --status"), two::toString);
         Cli.Result chunksAlone = Cli.cpx(dir, "--chunks=3", "src", "dst2");
         assertEquals(1, chunksAlone.exit(), chunksAlone::toString);
+        Cli.Result badSplit = Cli.cpx(dir, "--plan=plan3", "--split-size=12X", "-r", "src", "dst");
+        assertEquals(1, badSplit.exit(), badSplit::toString);
+        assertTrue(badSplit.err().startsWith("cpx: invalid split size: '12X'"), badSplit::toString);
         Cli.Result parents = Cli.cpx(dir, "--plan=plan2", "--backup", "-r", "src", "dst");
         assertEquals(1, parents.exit(), parents::toString);
         assertEquals("cpx: --backup cannot be used with a plan\n", parents.err());

@@ -69,7 +69,8 @@ public final class Planner {
     public Planner(List<Path> sources, Path destination, CopyOptions options, int chunkTarget, long leaseMillis,
             long splitSize) {
         this.sources = List.copyOf(sources);
-        this.splitSize = splitSize;
+        // --reflink=always asks for a clone of each whole file, which ranges copied apart cannot be.
+        this.splitSize = options.reflink() == dev.cpx.api.ReflinkMode.ALWAYS ? 0 : splitSize;
         this.destination = destination;
         this.options = options;
         this.chunkTarget = chunkTarget;
