@@ -31,20 +31,21 @@ echo -n "find with stat (find -printf %s): "; t bash -c 'find src -printf "%s\n"
 echo -n "cpx --plan (64 chunks): "; t "$cpx" -q --plan=plan --chunks=64 -a src dst 2>&1 | tail -1
 awk 'NR>1 {n++; e+=$2; b+=$3; if ($2>me) me=$2; if ($3>mb) mb=$3} END {printf "chunk balance: %d chunks, largest/mean entries %.3f, largest/mean bytes %.3f\n", n, me/(e/n), mb/(b/n)}' plan/manifest
 rm -rf plan dst
+echo -n "cpx -a (one machine): "; t "$cpx" -q -a src single 2>&1 | tail -1
+rm -rf single
 for w in "${workers[@]}"; do
   start=$(date +%s.%N)
   "$cpx" -q --plan=plan --chunks=64 -a src dst
   planned=$(date +%s.%N)
   for i in $(seq 1 "$w"); do
-    /usr/bin/time -o "rss.$i" -f "%M" "$cpx" -q --work=plan -j 4 &
+    /usr/bin/time -o "rss.$i" -f "%M KB %U+%S s CPU" "$cpx" -q --work=plan -j 4 &
   done
   wait
   worked=$(date +%s.%N)
   "$cpx" -q --finish=plan
   end=$(date +%s.%N)
-  rss=$(cat rss.* | sort -n | tr '\n' ' ')
-  echo "$w workers: plan $(echo "$planned - $start" | bc) s, work $(echo "$worked - $planned" | bc) s, finish $(echo "$end - $worked" | bc) s, total $(echo "$end - $start" | bc) s; worker peak RSS (KB): $rss"
+  rss=$(cat rss.* | sort -n | paste -sd ';' -)
+  echo "$w workers: plan $(echo "$planned - $start" | bc) s, work $(echo "$worked - $planned" | bc) s, finish $(echo "$end - $worked" | bc) s, total $(echo "$end - $start" | bc) s; each worker's peak RSS and CPU: $rss"
   rm -rf plan dst rss.*
 done
-echo -n "cpx -a (one machine): "; t "$cpx" -q -a src single 2>&1 | tail -1
 rm -rf "$work"
