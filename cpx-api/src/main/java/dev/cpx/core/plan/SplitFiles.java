@@ -91,6 +91,8 @@ final class SplitFiles {
     private final CopyEngine engine;
     private final PosixExtras extras;
     private final int uid;
+    /** {@code --verify}'s two buffers, made at its first range (a worker copies its ranges one at a time). */
+    private ByteBuffer[] verifyBuffers;
 
     SplitFiles(PlanDirectory plan, CopyOptions options, CopyEngine engine, PosixExtras extras) throws IOException {
         this.plan = plan;
@@ -186,7 +188,7 @@ final class SplitFiles {
                 // Left by another copy of a larger file: nothing of this copy lies past its size.
                 out.truncate(e.size());
             }
-            extend(out, staging, e.size());
+            extend(out, e.size());
             long copied = engine.copy(new CopyRequest(in, out, r.offset(), r.length(), e.size(), options.sparse(), b -> { },
                     CopyRequest.Holes.UNKNOWN));
             if (copied != r.length()) {
@@ -272,6 +274,12 @@ final class SplitFiles {
                 }
             }
         }, new Counters());
+        try {
+            fillTo(staging, s.size());
+        } catch (IOException x) {
+            fail(counts, failures, src, target, Diagnostic.of("error writing {0}", target, Diagnostic.reasonOf(x)));
+            return false;
+        }
         Metadata metadata = PlanAttributes.of(options, extras, outcomes);
         if (!options.preserves(Attribute.MODE)) {
             metadata.chmod(src, staging, target, CreationModes.of(st, options) & 0777 & ~plan.umask());
@@ -333,6 +341,18 @@ final class SplitFiles {
                 marked + " of " + s.count() + " ranges copied"));
     }
 
+    /**
+     * A staging file every range is in, but shorter than the file (not sized when made, and the last
+     * range ended in a hole an engine kept): its last byte, a zero of that hole, gives it its size.
+     */
+    private static void fillTo(Path staging, long size) throws IOException {
+        try (FileChannel f = FileChannel.open(staging, Set.of(StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS))) {
+            if (f.size() < size) {
+                f.write(ByteBuffer.allocate(1), size - 1);
+            }
+        }
+    }
+
     /** Whether a staging file is cpx's own: a regular file of this user's with one name. */
     private boolean ours(Stat st) {
         return st.isRegular() && st.uid() == uid && st.nlink() == 1;
@@ -364,14 +384,16 @@ final class SplitFiles {
         return Stat.lstat(path);
     }
 
-    /** Makes the open staging file {@code size} bytes long if it is shorter ({@code ftruncate}: a hole). */
-    private static void extend(FileChannel channel, Path path, long size) throws IOException {
-        if (channel.size() >= size) {
+    /**
+     * Makes the open staging file {@code size} bytes long if it is shorter ({@code ftruncate} of the
+     * open file: a hole until the ranges fill it). Where the descriptor is out of reach it is left
+     * to grow as ranges land, and completion gives it its size (see {@link #complete}).
+     */
+    private static void extend(FileChannel channel, long size) throws IOException {
+        if (channel.size() >= size || !FileDescriptors.availability().available()) {
             return;
         }
-        String reopened = FileDescriptors.availability().available() ? "/proc/self/fd/" + FileDescriptors.of(channel)
-                : path.toString();
-        try (RandomAccessFile f = new RandomAccessFile(reopened, "rw")) {
+        try (RandomAccessFile f = new RandomAccessFile("/proc/self/fd/" + FileDescriptors.of(channel), "rw")) {
             if (f.length() < size) {
                 f.setLength(size);
             }
@@ -389,9 +411,12 @@ final class SplitFiles {
     }
 
     /** {@code --verify} of one range: the same bytes in both files. */
-    private static boolean sameRange(FileChannel a, FileChannel b, long position, long length) throws IOException {
-        ByteBuffer x = ByteBuffer.allocateDirect(1 << 20);
-        ByteBuffer y = ByteBuffer.allocateDirect(1 << 20);
+    private boolean sameRange(FileChannel a, FileChannel b, long position, long length) throws IOException {
+        if (verifyBuffers == null) {
+            verifyBuffers = new ByteBuffer[] {ByteBuffer.allocateDirect(1 << 20), ByteBuffer.allocateDirect(1 << 20)};
+        }
+        ByteBuffer x = verifyBuffers[0];
+        ByteBuffer y = verifyBuffers[1];
         for (long at = position, end = position + length; at < end; ) {
             int common = Math.min(BufferedCopy.readAt(a, x, at, end), BufferedCopy.readAt(b, y, at, end));
             if (common <= 0) {
