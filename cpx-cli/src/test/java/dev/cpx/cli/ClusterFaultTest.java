@@ -1,6 +1,7 @@
 package dev.cpx.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -172,6 +173,33 @@ class ClusterFaultTest {
         assertTrue(again.out().contains("\"files\": "), again::toString);
         Trees.assertSameTree(dir.resolve("gnu"), dir.resolve("dst"), ClusterTest.ALL);
         assertEquals(List.of(), ClusterTrees.partials(dir.resolve("dst")));
+    }
+
+    /**
+     * A source changed between its ranges (one range copied after the others, from the changed
+     * source) never becomes a complete file: nothing is named, finish says so and exits 1.
+     */
+    @Test
+    void rangesCopiedFromTwoVersionsOfASourceNeverMakeAFile() throws Exception {
+        ClusterTrees.huge(dir.resolve("src"));
+        assertEquals(0, Cli.cpx(dir, "--plan=plan", "--split-size=1M", "-a", "src", "dst").exit());
+        String late = Files.readAllLines(dir.resolve("plan/manifest")).stream().skip(1).map(l -> l.split(" "))
+                .filter(f -> f[1].equals("1") && f[2].equals("968249")).map(f -> f[0]).skip(2).findFirst().orElseThrow();
+        Files.move(dir.resolve("plan/todo/" + late), dir.resolve("late"));
+        Cli.Result first = Cli.cpx(dir, "--work=plan");
+        assertEquals(0, first.exit(), first::toString);
+        assertFalse(Files.exists(dir.resolve("dst/huge/one")), "named with a range missing");
+        // The source changes; the last range is copied from the new version.
+        Files.setLastModifiedTime(dir.resolve("src/huge/one"), java.nio.file.attribute.FileTime.fromMillis(1_500_000_000_000L));
+        Files.move(dir.resolve("late"), dir.resolve("plan/todo/" + late));
+        Cli.Result second = Cli.cpx(dir, "--work=plan");
+        assertEquals(0, second.exit(), second::toString);
+        assertFalse(Files.exists(dir.resolve("dst/huge/one")), "named from two versions of its source");
+        Cli.Result finish = Cli.cpx(dir, "--finish=plan");
+        assertEquals(1, finish.exit(), finish::toString);
+        assertTrue(finish.err().contains("huge/one' is not complete: its ranges were copied from different versions of the source"),
+                finish::toString);
+        assertTrue(Files.exists(dir.resolve("dst/huge/two")));
     }
 
     /** Finish succeeds, the tree is {@code cp -a}'s, nothing partial is left, no chunk is still claimed. */

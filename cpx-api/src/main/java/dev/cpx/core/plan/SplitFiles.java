@@ -201,7 +201,7 @@ final class SplitFiles {
             }
             // Durable before it is marked: a mark means the bytes are in, whatever crashes later.
             out.force(false);
-            mark(r, at.dev() + " " + at.ino());
+            mark(r, mark(at, st));
             counts.addAndGet(BYTES, copied);
         } catch (IOException x) {
             fail(counts, failures, src, target, Diagnostic.of("error copying {0} to {1}", src, target)
@@ -236,7 +236,15 @@ final class SplitFiles {
         if (at == null || !ours(at)) {
             return false;
         }
-        String expected = at.dev() + " " + at.ino();
+        Path src = source(s.operand(), s.name());
+        Stat st;
+        try {
+            st = Stat.of(src, follow(s.name()));
+        } catch (IOException x) {
+            fail(counts, failures, src, target, Diagnostic.of("cannot stat {0}", src, Diagnostic.reasonOf(x)));
+            return false;
+        }
+        String expected = mark(at, st);
         for (int i = 0; i < s.count(); i++) {
             try {
                 if (!expected.equals(Files.readString(plan.ranges(s.id()).resolve(Integer.toString(i)), StandardCharsets.US_ASCII))) {
@@ -246,7 +254,6 @@ final class SplitFiles {
                 return false;
             }
         }
-        Path src = source(s.operand(), s.name());
         if (!byFinish) {
             try {
                 Files.createFile(plan.ranges(s.id()).resolve(COMPLETING));
@@ -256,13 +263,6 @@ final class SplitFiles {
                 fail(counts, failures, src, target, Diagnostic.of("cannot complete {0}", target, Diagnostic.reasonOf(x)));
                 return false;
             }
-        }
-        Stat st;
-        try {
-            st = Stat.of(src, follow(s.name()));
-        } catch (IOException x) {
-            fail(counts, failures, src, target, Diagnostic.of("cannot stat {0}", src, Diagnostic.reasonOf(x)));
-            return false;
         }
         long failedBefore = counts.get(FAILS);
         Outcomes outcomes = new Outcomes(new CopyListener() {
@@ -337,8 +337,9 @@ final class SplitFiles {
                 marked++;
             }
         }
-        fail(counts, failures, src, target, Diagnostic.of("{0} is not complete", target,
-                marked + " of " + s.count() + " ranges copied"));
+        fail(counts, failures, src, target, Diagnostic.of("{0} is not complete", target, marked == s.count()
+                ? "its ranges were copied from different versions of the source, or into different files: copy it again"
+                : marked + " of " + s.count() + " ranges copied"));
     }
 
     /**
@@ -351,6 +352,15 @@ final class SplitFiles {
                 f.write(ByteBuffer.allocate(1), size - 1);
             }
         }
+    }
+
+    /**
+     * What a range's mark holds: the staging file it was copied into (device, inode) and the
+     * source's modification time then, so ranges copied from different versions of a source that
+     * changed meanwhile never make a complete file.
+     */
+    private static String mark(Stat staging, Stat source) {
+        return staging.dev() + " " + staging.ino() + " " + source.mtime().to(java.util.concurrent.TimeUnit.NANOSECONDS);
     }
 
     /** Whether a staging file is cpx's own: a regular file of this user's with one name. */
