@@ -136,6 +136,16 @@ final class SplitFiles {
         return name.length == 0 ? root : root.resolve(PathBytes.path(name));
     }
 
+    /** The source's attributes, or null when they cannot be read (reported). */
+    private Stat sourceStat(Path src, byte[] name, Path target, AtomicLongArray counts, List<FileOutcome> failures) {
+        try {
+            return Stat.of(src, follow(name));
+        } catch (IOException x) {
+            fail(counts, failures, src, target, Diagnostic.of("cannot stat {0}", src, Diagnostic.reasonOf(x)));
+            return null;
+        }
+    }
+
     private boolean follow(byte[] name) {
         Dereference d = options.effectiveDereference();
         return d == Dereference.ALWAYS || (name.length == 0 && d != Dereference.NEVER);
@@ -148,11 +158,8 @@ final class SplitFiles {
     void copyRange(PlanEntry e, Path target, AtomicLongArray counts, List<FileOutcome> failures) {
         PlanEntry.Range r = e.range();
         Path src = source(e.operand(), e.name());
-        Stat st;
-        try {
-            st = Stat.of(src, follow(e.name()));
-        } catch (IOException x) {
-            fail(counts, failures, src, target, Diagnostic.of("cannot stat {0}", src, Diagnostic.reasonOf(x)));
+        Stat st = sourceStat(src, e.name(), target, counts, failures);
+        if (st == null) {
             return;
         }
         if (!st.isRegular() || st.size() != e.size()) {
@@ -237,11 +244,8 @@ final class SplitFiles {
             return false;
         }
         Path src = source(s.operand(), s.name());
-        Stat st;
-        try {
-            st = Stat.of(src, follow(s.name()));
-        } catch (IOException x) {
-            fail(counts, failures, src, target, Diagnostic.of("cannot stat {0}", src, Diagnostic.reasonOf(x)));
+        Stat st = sourceStat(src, s.name(), target, counts, failures);
+        if (st == null) {
             return false;
         }
         String expected = mark(at, st);
