@@ -32,6 +32,13 @@ public final class CopyPlan {
     /** How long a worker on another host may go without renewing its claim before its chunk is taken again. */
     public static final Duration DEFAULT_LEASE = Duration.ofMinutes(2);
 
+    /**
+     * Regular files (of one name) larger than this are split into ranges of about this size, in
+     * different chunks, so different workers copy them; the file appears under its name only once
+     * every range is in.
+     */
+    public static final long DEFAULT_SPLIT_SIZE = 1L << 30;
+
     /** What {@link #create} wrote: chunks, entries (non-directories), directories, bytes, and the largest chunk. */
     public record Planned(int chunks, long entries, long directories, long bytes, long largestChunkEntries,
             long largestChunkBytes, Duration elapsed) {
@@ -82,7 +89,18 @@ public final class CopyPlan {
      */
     public Planned create(List<Path> sources, Path destination, CopyOptions options, int chunks, Duration lease)
             throws IOException {
-        return cpx.plan(directory, sources, destination, options, chunks, lease);
+        return create(sources, destination, options, chunks, lease, DEFAULT_SPLIT_SIZE);
+    }
+
+    /**
+     * {@link #create(List, Path, CopyOptions, int, Duration)}, splitting regular files larger than
+     * {@code splitSize} bytes into ranges copied by different workers (0: no file is split).
+     *
+     * @since 0.3.0
+     */
+    public Planned create(List<Path> sources, Path destination, CopyOptions options, int chunks, Duration lease,
+            long splitSize) throws IOException {
+        return cpx.plan(directory, sources, destination, options, chunks, lease, splitSize);
     }
 
     /**

@@ -5,7 +5,13 @@ import dev.cpx.api.CopyPlan;
 import dev.cpx.api.CopySummary;
 import dev.cpx.api.Cpx;
 import dev.cpx.api.FileOutcome;
+import dev.cpx.api.CopyJob;
+import dev.cpx.api.CopyListener;
+import dev.cpx.api.EngineRegistry;
+import dev.cpx.core.plan.ChunkCopier;
 import dev.cpx.core.plan.ChunkReport;
+import dev.cpx.core.walk.EntryList;
+import dev.cpx.spi.CopyEngine;
 import dev.cpx.core.plan.Finisher;
 import dev.cpx.core.plan.PlanDirectory;
 import dev.cpx.core.plan.PlanStatus;
@@ -31,16 +37,40 @@ public final class Plans {
 
     /** Walks {@code sources} and writes the plan into {@code directory}. */
     public static CopyPlan.Planned create(Path directory, List<Path> sources, Path destination, CopyOptions options,
-            int chunks, Duration lease) throws IOException {
-        Planner.Result r = new Planner(sources, destination, options, chunks, lease.toMillis()).write(directory);
+            int chunks, Duration lease, long splitSize) throws IOException {
+        Planner.Result r = new Planner(sources, destination, options, chunks, lease.toMillis(), splitSize).write(directory);
         return new CopyPlan.Planned(r.chunks(), r.entries(), r.directories(), r.bytes(), r.largestChunkEntries(),
                 r.largestChunkBytes(), Duration.ofNanos(r.nanos()));
     }
 
-    /** Claims and copies chunks until none is left, each copied by {@code cpx}'s runs. */
+    /**
+     * Claims and copies chunks until none is left, each in one run of the scheduler over its entries
+     * ({@link Scheduler#startEntries}) with {@code cpx}'s engines.
+     */
     public static CopyPlan.WorkDone work(Path directory, Cpx cpx, int jobs, Consumer<String> log)
             throws IOException, InterruptedException {
-        Worker.Result r = new Worker(PlanDirectory.open(directory), cpx::start, jobs, log).run();
+        PosixExtras extras = cpx.engines().extras().orElse(PosixExtras.none());
+        ChunkCopier.Runs runs = new ChunkCopier.Runs() {
+            @Override
+            public CopyJob start(List<EntryList.Item> entries, CopyOptions options, CopyListener listener) throws Exception {
+                return Scheduler.startEntries(entries, options, engine(options), extras, listener);
+            }
+
+            @Override
+            public CopyEngine engine(CopyOptions options) throws IOException {
+                try {
+                    return cpx.engines().select(options.engine());
+                } catch (EngineRegistry.UnknownEngineException e) {
+                    throw new IOException(e.getMessage(), e);
+                }
+            }
+
+            @Override
+            public PosixExtras extras() {
+                return extras;
+            }
+        };
+        Worker.Result r = new Worker(PlanDirectory.open(directory), runs, jobs, log).run();
         List<FileOutcome> failures = new ArrayList<>();
         r.chunks().forEach(c -> failures.addAll(c.failures()));
         CopySummary s = ChunkReport.sum(r.chunks(), 0, 0, Duration.ofNanos(r.nanos()));

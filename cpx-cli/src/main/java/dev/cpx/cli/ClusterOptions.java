@@ -19,6 +19,8 @@ final class ClusterOptions implements Specs.Target {
     String status;
     int chunks = DEFAULT_CHUNKS;
     int leaseSeconds = (int) dev.cpx.api.CopyPlan.DEFAULT_LEASE.toSeconds();
+    /** {@code --split-size} as given; null: the default. */
+    String splitSize;
     boolean chunksGiven;
     boolean leaseGiven;
 
@@ -30,6 +32,8 @@ final class ClusterOptions implements Specs.Target {
                 + DEFAULT_CHUNKS + "); several times the number of workers.", "--chunks"));
         s.addOption(Specs.integer(this, "SECONDS", "With --plan: a worker on another host that has not renewed its claim "
                 + "for SECONDS (default " + leaseSeconds + ") is taken as gone, and its chunk is copied again.", "--lease"));
+        s.addOption(Specs.value(this, "SIZE", "With --plan: split regular files larger than SIZE (bytes, or with K, M, G, T; "
+                + "default 1G; 0: none) into ranges that different workers copy.", "--split-size"));
         s.addOption(Specs.value(this, "DIR", "Claim chunks of the plan in DIR and copy them (-j at once) until none is left; "
                 + "run any number of these, on any nodes.", "--work"));
         s.addOption(Specs.value(this, "DIR", "End the copy planned in DIR once every chunk is done: directory attributes, "
@@ -50,6 +54,7 @@ final class ClusterOptions implements Specs.Target {
                 chunks = (Integer) value;
                 chunksGiven = true;
             }
+            case "--split-size" -> splitSize = (String) value;
             case "--lease" -> {
                 leaseSeconds = (Integer) value;
                 leaseGiven = true;
@@ -58,8 +63,25 @@ final class ClusterOptions implements Specs.Target {
         }
     }
 
+    /**
+     * {@code --split-size}'s bytes: a number, optionally followed by K, M, G or T (powers of 1024);
+     * -1 when it is none of these.
+     */
+    long splitBytes() {
+        if (splitSize == null) {
+            return dev.cpx.api.CopyPlan.DEFAULT_SPLIT_SIZE;
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("([0-9]{1,15})([KMGT]?)(i?B)?").matcher(splitSize);
+        if (!m.matches()) {
+            return -1;
+        }
+        int shift = m.group(2).isEmpty() ? 0 : 10 * ("KMGT".indexOf(m.group(2)) + 1);
+        long n = Long.parseLong(m.group(1));
+        return n > (Long.MAX_VALUE >> shift) ? -1 : n << shift;
+    }
+
     /** Whether any of the steps was asked for. */
     boolean requested() {
-        return plan != null || work != null || finish != null || status != null || chunksGiven || leaseGiven;
+        return plan != null || work != null || finish != null || status != null || chunksGiven || leaseGiven || splitSize != null;
     }
 }

@@ -43,7 +43,7 @@ final class ClusterSession {
         int steps = (cluster.plan != null ? 1 : 0) + (cluster.work != null ? 1 : 0) + (cluster.finish != null ? 1 : 0)
                 + (cluster.status != null ? 1 : 0);
         if (steps != 1) {
-            throw usage(steps == 0 ? "--chunks and --lease go with --plan"
+            throw usage(steps == 0 ? "--chunks, --lease and --split-size go with --plan"
                     : "only one of --plan, --work, --finish and --status at a time");
         }
         try {
@@ -89,8 +89,13 @@ final class ClusterSession {
         if (cluster.leaseSeconds < 1) {
             throw usage("invalid lease: " + cluster.leaseSeconds + " seconds");
         }
+        long split = cluster.splitBytes();
+        if (split < 0) {
+            throw usage("invalid split size: " + dev.cpx.api.ShellQuote.quote(cluster.splitSize));
+        }
         CopyPlan plan = CopyPlan.at(cpx, PathBytes.path(cluster.plan));
-        CopyPlan.Planned p = plan.create(sources, destination, options, cluster.chunks, Duration.ofSeconds(cluster.leaseSeconds));
+        CopyPlan.Planned p = plan.create(sources, destination, options, cluster.chunks, Duration.ofSeconds(cluster.leaseSeconds),
+                split);
         if (!command.display.quiet) {
             output.err(String.format(Locale.ROOT, "%s: planned %d chunks: %d entries and %d directories, %s, in %.2f s "
                     + "(largest chunk: %d entries, %s)", program, p.chunks(), p.entries(), p.directories(),

@@ -133,4 +133,32 @@ class ClusterSafetyTest {
         }
         assertEquals("hello\n", Files.readString(dir.resolve("dst/small.txt")));
     }
+
+    /**
+     * A split file's staging name is cpx's own: a symbolic link or a second name of another file
+     * planted there is refused, never written through, and the file does not appear under its name.
+     */
+    @Test
+    void aLinkPlantedAtAStagingNameIsRefused() throws Exception {
+        ClusterTrees.huge(dir.resolve("src"));
+        Cli.Result p = Cli.cpx(dir, "--plan=plan", "--split-size=1M", "-a", "src", "dst");
+        assertEquals(0, p.exit(), p::toString);
+        Files.createDirectories(dir.resolve("dst/huge"));
+        Files.writeString(dir.resolve("victim"), "victim");
+        Files.writeString(dir.resolve("victim2"), "victim2");
+        Files.createSymbolicLink(dir.resolve("dst/huge/.one.cpx-ranges"), dir.resolve("victim"));
+        Files.createLink(dir.resolve("dst/huge/.two.cpx-ranges"), dir.resolve("victim2"));
+        Cli.Result r = Cli.cpx(dir, "--work=plan");
+        assertEquals(1, r.exit(), r::toString);
+        assertTrue(r.err().contains("refusing '" + dir.resolve("dst/huge/.one.cpx-ranges")
+                + "': not a regular file of this user's with one name"), r::toString);
+        assertTrue(r.err().contains("refusing '" + dir.resolve("dst/huge/.two.cpx-ranges") + "'"), r::toString);
+        assertEquals("victim", Files.readString(dir.resolve("victim")));
+        assertEquals("victim2", Files.readString(dir.resolve("victim2")));
+        assertFalse(Files.exists(dir.resolve("dst/huge/one")) || Files.exists(dir.resolve("dst/huge/two")));
+        assertTrue(Files.exists(dir.resolve("dst/huge/linked")), "what is not split is copied");
+        Cli.Result finish = Cli.cpx(dir, "--finish=plan");
+        assertEquals(1, finish.exit(), finish::toString);
+        assertTrue(finish.err().contains("is not complete: 0 of 13 ranges copied"), finish::toString);
+    }
 }

@@ -117,6 +117,38 @@ class ClusterTest {
         Trees.assertSameTree(dir.resolve("gnu"), dir.resolve("dst"), ALL);
     }
 
+    /**
+     * {@code --resume}'s rule holds for split files: a second plan of the same copy onto the complete
+     * destination leaves a split file as it is (same inode: not rewritten), a changed source is
+     * copied again, and the tree is {@code cp -a}'s.
+     */
+    @Test
+    void aSecondPlanOntoACompleteCopyKeepsSplitFilesThatAreComplete() throws Exception {
+        assumeTrue(Files.isExecutable(Cli.GNU_CP), "GNU cp missing: comparison skipped");
+        ClusterTrees.huge(dir.resolve("src"));
+        for (String plan : List.of("plan", "plan2")) {
+            Cli.Result p = Cli.cpx(dir, "--plan=" + plan, "--split-size=1M", "-a", "-T", "src", "dst");
+            assertEquals(0, p.exit(), p::toString);
+            Cli.Result w = Cli.cpx(dir, "--work=" + plan, "-j", "2");
+            assertEquals(0, w.exit(), w::toString);
+            Cli.Result f = Cli.cpx(dir, "--finish=" + plan);
+            assertEquals(0, f.exit(), f::toString);
+            if (plan.equals("plan")) {
+                // Then huge/two changes (same size, new time) and huge/one is kept as copied.
+                Object before = Files.getAttribute(dir.resolve("dst/huge/one"), "unix:ino");
+                Files.write(dir.resolve("src/huge/two"), dev.cpx.testing.Trees.randomBytes((5 << 20) + 1, 99));
+                Files.setLastModifiedTime(dir.resolve("src/huge/two"), java.nio.file.attribute.FileTime.fromMillis(1_400_000_000_000L));
+                Files.writeString(dir.resolve("one.ino"), before.toString());
+            } else {
+                assertTrue(!w.err().contains(" 0 skipped") && w.err().contains(" 0 failed"), w::toString);
+            }
+        }
+        assertEquals(Files.readString(dir.resolve("one.ino")), Files.getAttribute(dir.resolve("dst/huge/one"), "unix:ino").toString());
+        assertEquals(0, Cli.gnu(dir, "-a", "src", "gnu").exit());
+        Trees.assertSameTree(dir.resolve("gnu"), dir.resolve("dst"), ALL);
+        assertEquals(List.of(), ClusterTrees.partials(dir.resolve("dst")));
+    }
+
     @Test
     void finishNamesChunksNotDoneAndExitsOne() throws Exception {
         Trees.generate(dir.resolve("src"));
@@ -147,6 +179,9 @@ class ClusterTest {
         assertTrue(two.err().contains("only one of --plan, --work, --finish and --status"), two::toString);
         Cli.Result chunksAlone = Cli.cpx(dir, "--chunks=3", "src", "dst2");
         assertEquals(1, chunksAlone.exit(), chunksAlone::toString);
+        Cli.Result badSplit = Cli.cpx(dir, "--plan=plan3", "--split-size=12X", "-r", "src", "dst");
+        assertEquals(1, badSplit.exit(), badSplit::toString);
+        assertTrue(badSplit.err().startsWith("cpx: invalid split size: '12X'"), badSplit::toString);
         Cli.Result parents = Cli.cpx(dir, "--plan=plan2", "--backup", "-r", "src", "dst");
         assertEquals(1, parents.exit(), parents::toString);
         assertEquals("cpx: --backup cannot be used with a plan\n", parents.err());

@@ -75,10 +75,33 @@ final class ClusterTrees {
         return cpx;
     }
 
-    /** Names in {@code root} that are partial files (a copy's temporary names). */
+    /** Names in {@code root} that are partial files (a copy's temporary names, a split file's staging names). */
     static List<Path> partials(Path root) throws IOException {
         try (var s = Files.walk(root)) {
-            return s.filter(p -> p.getFileName() != null && p.getFileName().toString().endsWith(".cpx-part")).toList();
+            return s.filter(p -> p.getFileName() != null && (p.getFileName().toString().endsWith(".cpx-part")
+                    || p.getFileName().toString().endsWith(".cpx-ranges"))).toList();
         }
+    }
+
+    /**
+     * Big files for a plan that splits them ({@code --split-size=1M}): {@code huge/one} and
+     * {@code huge/two} of several MiB, dated, and a hard-linked pair of the same size, which is
+     * never split.
+     */
+    static void huge(Path root) throws IOException {
+        Path huge = Files.createDirectories(root.resolve("huge"));
+        Files.write(huge.resolve("one"), Trees.randomBytes((12 << 20) + 4321, 77));
+        Files.write(huge.resolve("two"), Trees.randomBytes((5 << 20) + 1, 78));
+        Files.write(huge.resolve("linked"), Trees.randomBytes(3 << 20, 79));
+        Files.createLink(huge.resolve("linked2"), huge.resolve("linked"));
+        Files.setAttribute(huge.resolve("two"), "unix:mode", 0640);
+        Files.setLastModifiedTime(huge.resolve("one"), FileTime.from(1_200_000_000L, TimeUnit.SECONDS));
+        Files.setLastModifiedTime(huge.resolve("two"), FileTime.from(1_300_000_000L, TimeUnit.SECONDS));
+    }
+
+    /** The number of chunks in a plan's manifest holding {@code bytes} bytes in one entry (a range of that size). */
+    static long rangeChunks(Path plan, long bytes) throws IOException {
+        return Files.readAllLines(plan.resolve("manifest")).stream().skip(1).map(l -> l.split(" "))
+                .filter(f -> f[1].equals("1") && f[2].equals(Long.toString(bytes))).count();
     }
 }

@@ -25,8 +25,13 @@ public final class TempNames {
 
     /** The partial-file path for the final path {@code target}. */
     public static Path of(Path target) {
+        return of(target, SUFFIX);
+    }
+
+    /** {@code .NAME} followed by {@code suffix} (a digest of the name where that is too long), next to {@code target}. */
+    public static Path of(Path target, String suffixText) {
         byte[] name = PathBytes.of(target.getFileName());
-        byte[] suffix = SUFFIX.getBytes(StandardCharsets.US_ASCII);
+        byte[] suffix = suffixText.getBytes(StandardCharsets.US_ASCII);
         byte[] temp;
         if (name.length + 1 + suffix.length <= NAME_MAX) {
             temp = new byte[name.length + 1 + suffix.length];
@@ -34,7 +39,7 @@ public final class TempNames {
             System.arraycopy(name, 0, temp, 1, name.length);
             System.arraycopy(suffix, 0, temp, 1 + name.length, suffix.length);
         } else {
-            temp = (".cpx-" + digest(name) + SUFFIX).getBytes(StandardCharsets.US_ASCII);
+            temp = (".cpx-" + digest(name) + suffixText).getBytes(StandardCharsets.US_ASCII);
         }
         return target.resolveSibling(PathBytes.path(temp));
     }

@@ -10,9 +10,11 @@ import dev.cpx.api.Diagnostic;
 import dev.cpx.api.EntryKind;
 import dev.cpx.api.FileOutcome;
 import dev.cpx.api.OverwritePolicy;
-import dev.cpx.api.TargetMode;
 import dev.cpx.core.fs.Stat;
 import dev.cpx.core.fs.TempNames;
+import dev.cpx.core.walk.EntryList;
+import dev.cpx.spi.CopyEngine;
+import dev.cpx.spi.PosixExtras;
 import dev.cpx.spi.support.PathBytes;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
@@ -26,51 +28,54 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * Copies one chunk with the single-machine engine: the chunk's entries, grouped by destination
- * directory, go to {@code cp SOURCE... DIRECTORY} runs (at most {@link #BATCH} sources each, {@link #RUNS}
- * at once, each with {@code jobs} threads), with the plan's options and {@code --resume}'s rules, so copying a chunk
- * again skips what is complete. The second and later names of a hard-linked inode are linked to the
- * first one's copy. Nothing is copied of a chunk whose checksum differs from the manifest's.
+ * Copies one chunk with the single-machine engine: the chunk's entries, each with its target, go to
+ * one scheduler run ({@link EntryList}: one pool of {@code jobs} threads, GNU's rules per entry as
+ * inside a directory that existed) with the plan's options and {@code --resume}'s rules, so copying
+ * a chunk again skips what is complete. Ranges of split files are copied by {@link SplitFiles}. The
+ * second and later names of a hard-linked inode are linked to the first one's copy. Nothing is
+ * copied of a chunk whose checksum differs from the manifest's.
  */
 public final class ChunkCopier {
 
-    /** Starts one single-machine copy (the library's {@code Cpx.start}). */
-    public interface Starter {
-        CopyJob start(List<Path> sources, Path destination, CopyOptions options, CopyListener listener) throws Exception;
+    /** What a worker copies with: the scheduler's run over a list of entries, an engine, the native extras. */
+    public interface Runs {
+        /** Starts one run copying {@code entries} (the scheduler's {@code startEntries}). */
+        CopyJob start(List<EntryList.Item> entries, CopyOptions options, CopyListener listener) throws Exception;
+
+        /** The engine the options name. */
+        CopyEngine engine(CopyOptions options) throws IOException;
+
+        PosixExtras extras();
     }
 
-    /** Sources per single-machine run. */
-    static final int BATCH = 64;
-    /** Single-machine runs at once, each with the worker's {@code -j} threads: one run's last files overlap the next one's first. */
-    static final int RUNS = 2;
+    /**
+     * Entries copied by one scheduler run at most: a chunk of more is copied in several, so what a
+     * worker holds at once, and what piles up in its heap between two collections, does not grow
+     * with the size of the chunks (at 1,000,000 files in 64 chunks, runs of 4,096 entries peaked at
+     * 68.3 MB, runs of 1,024 at 60.9 MB, with no more CPU; docs/cluster.md).
+     */
+    static final int SLICE = 1024;
+    private static final boolean COLLECT = Boolean.parseBoolean(System.getProperty("cpx.worker.gc", "true"));
 
     private final PlanDirectory plan;
     private final CopyOptions options;
-    private final Starter starter;
-    private final int jobs;
+    private final Runs runs;
+    private final SplitFiles splits;
 
-    ChunkCopier(PlanDirectory plan, Starter starter, int jobs) throws IOException {
+    ChunkCopier(PlanDirectory plan, Runs runs, int jobs) throws IOException {
         this.plan = plan;
         CopyOptions o = plan.options();
         boolean followInside = o.effectiveDereference() == Dereference.ALWAYS;
         // The walk happened at plan time: the entries are named one by one.
         this.options = o.toBuilder().excludes(List.of()).resume(true).jobs(Math.max(1, jobs))
                 .dereference(followInside ? Dereference.ALWAYS : Dereference.NEVER).build();
-        this.starter = starter;
-        this.jobs = Math.max(1, jobs);
-    }
-
-    /** One single-machine run: entries of one directory. */
-    private record Batch(int operand, byte[] parent, List<byte[]> names, boolean operandItself) {
+        this.runs = runs;
+        this.splits = new SplitFiles(plan, options, runs.engine(options), runs.extras());
     }
 
     ChunkReport copy(String chunk, Path file, String worker) throws IOException, InterruptedException {
@@ -89,19 +94,19 @@ public final class ChunkCopier {
         List<FileOutcome> failures = Collections.synchronizedList(new ArrayList<>());
         // files, symlinks, specials, bytes, skipped, failed
         AtomicLongArray counts = new AtomicLongArray(6);
-        Map<String, Batch> batches = new LinkedHashMap<>();
-        List<Batch> order = new ArrayList<>();
+        List<EntryList.Item> items = new ArrayList<>();
+        List<PlanEntry> ranges = new ArrayList<>();
         List<PlanEntry> followers = new ArrayList<>();
         Map<Long, PlanEntry> leaders = new HashMap<>();
         boolean links = options.preserves(Attribute.LINKS);
+        SafeDirectories dirs = new SafeDirectories();
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(content))) {
             for (PlanEntry e = PlanEntry.read(in); e != null; e = PlanEntry.read(in)) {
-                List<byte[]> parts;
                 try {
                     if (e.operand() < 0 || e.operand() >= plan.operands()) {
                         throw new PlanNames.UnsafeName("operand " + e.operand() + " not in the plan");
                     }
-                    parts = PlanNames.components(e.name());
+                    PlanNames.components(e.name());
                 } catch (PlanNames.UnsafeName u) {
                     counts.incrementAndGet(5);
                     failures.add(FileOutcome.failed(EntryKind.UNKNOWN, null, null, new Diagnostic(
@@ -114,53 +119,26 @@ public final class ChunkCopier {
                         continue;
                     }
                 }
-                if (parts.isEmpty()) {
-                    Batch b = new Batch(e.operand(), new byte[0], List.of(e.name()), true);
-                    order.add(b);
+                if (e.kind() == PlanEntry.RANGE) {
+                    ranges.add(e);
                     continue;
                 }
-                byte[] parent = parent(e.name());
-                String key = e.operand() + "/" + Arrays.toString(parent);
-                Batch b = batches.get(key);
-                if (b == null || b.names().size() >= BATCH) {
-                    b = new Batch(e.operand(), parent, new ArrayList<>(), false);
-                    batches.put(key, b);
-                    order.add(b);
+                Path target = target(e, dirs, counts, failures);
+                if (target != null) {
+                    items.add(new EntryList.Item(source(e), target, e.name().length == 0));
+                    if (items.size() == SLICE) {
+                        run(items, counts, failures, chunk);
+                        items.clear();
+                    }
                 }
-                b.names().add(parts.get(parts.size() - 1));
             }
         }
-        SafeDirectories dirs = new SafeDirectories();
-        CopyListener listener = new CopyListener() {
-            @Override
-            public void entryDone(FileOutcome outcome) {
-                if (outcome.status() == FileOutcome.Status.FAILED) {
-                    failures.add(outcome);
-                }
+        run(items, counts, failures, chunk);
+        for (PlanEntry r : ranges) {
+            Path target = target(r, dirs, counts, failures);
+            if (target != null) {
+                splits.copyRange(r, target, counts, failures);
             }
-        };
-        ExecutorService pool = Executors.newFixedThreadPool(RUNS, r -> {
-            Thread t = new Thread(r, "cpx-chunk");
-            t.setDaemon(true);
-            return t;
-        });
-        try {
-            List<Future<?>> running = new ArrayList<>();
-            for (Batch b : order) {
-                running.add(pool.submit(() -> {
-                    run(b, dirs, listener, counts, failures);
-                    return null;
-                }));
-            }
-            for (Future<?> f : running) {
-                try {
-                    f.get();
-                } catch (java.util.concurrent.ExecutionException e) {
-                    throw new IOException("copying chunk " + chunk + ": " + e.getCause(), e.getCause());
-                }
-            }
-        } finally {
-            pool.shutdownNow();
         }
         for (PlanEntry f : followers) {
             link(leaders.get(f.linkGroup()), f, dirs, counts, failures);
@@ -169,36 +147,32 @@ public final class ChunkCopier {
                 counts.get(5), System.nanoTime() - start, "", failures);
     }
 
-    private void run(Batch b, SafeDirectories dirs, CopyListener listener, AtomicLongArray counts, List<FileOutcome> failures)
-            throws Exception {
-        Path sourceRoot = plan.source(b.operand());
-        Path targetRoot = plan.target(b.operand());
+    /**
+     * One scheduler run over {@code items}. Then the worker's heap is collected: a worker copies
+     * chunk after chunk, and what each run leaves behind (its pool and threads, their buffers, the
+     * slice's entries) would otherwise pile up until the old generation fills, so its memory would
+     * grow with the number of files ({@code -Dcpx.worker.gc=false} turns this off, to measure).
+     */
+    private void run(List<EntryList.Item> items, AtomicLongArray counts, List<FileOutcome> failures, String chunk)
+            throws IOException, InterruptedException {
+        if (items.isEmpty()) {
+            return;
+        }
+        CopyListener listener = new CopyListener() {
+            @Override
+            public void entryDone(FileOutcome outcome) {
+                if (outcome.status() == FileOutcome.Status.FAILED) {
+                    failures.add(outcome);
+                }
+            }
+        };
         CopySummary s;
-        if (b.operandItself()) {
-            s = starter.start(List.of(sourceRoot), targetRoot, options.toBuilder().target(TargetMode.NO_DIRECTORY).build(),
-                    listener).await();
-        } else {
-            Path dir;
-            try {
-                synchronized (dirs) {
-                    dir = dirs.ensure(targetRoot, plan.targetFollowed(b.operand()), PlanNames.components(b.parent()));
-                }
-            } catch (IOException | PlanNames.UnsafeName e) {
-                for (byte[] n : b.names()) {
-                    counts.incrementAndGet(5);
-                    Path target = targetRoot.resolve(PathBytes.path(PlanNames.join(b.parent(), n)));
-                    failures.add(FileOutcome.failed(EntryKind.UNKNOWN, null, target,
-                            new Diagnostic("cannot copy into the directory of " + dev.cpx.api.ShellQuote.quote(target),
-                                    List.of(), e.getMessage())));
-                }
-                return;
-            }
-            Path sourceDir = b.parent().length == 0 ? sourceRoot : sourceRoot.resolve(PathBytes.path(b.parent()));
-            List<Path> sources = new ArrayList<>(b.names().size());
-            for (byte[] n : b.names()) {
-                sources.add(sourceDir.resolve(PathBytes.path(n)));
-            }
-            s = starter.start(sources, dir, options.toBuilder().target(TargetMode.DIRECTORY).build(), listener).await();
+        try {
+            s = runs.start(acrossDirectories(items), options, listener).await();
+        } catch (InterruptedException | IOException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException("copying chunk " + chunk + ": " + e.getMessage(), e);
         }
         counts.addAndGet(0, s.files());
         counts.addAndGet(1, s.symlinks());
@@ -206,6 +180,70 @@ public final class ChunkCopier {
         counts.addAndGet(3, s.bytes());
         counts.addAndGet(4, s.skipped());
         counts.addAndGet(5, s.failed());
+        if (COLLECT) {
+            System.gc();
+        }
+    }
+
+    /**
+     * The entries taken from each destination directory in turn (the first of each, then the second
+     * of each, ...), so the files copied at once mostly go to different directories: files made at
+     * once in one directory wait for each other on its lock in the kernel.
+     */
+    static List<EntryList.Item> acrossDirectories(List<EntryList.Item> items) {
+        Map<Path, List<EntryList.Item>> byDirectory = new java.util.LinkedHashMap<>();
+        for (EntryList.Item i : items) {
+            byDirectory.computeIfAbsent(i.target().getParent(), d -> new ArrayList<>()).add(i);
+        }
+        if (byDirectory.size() < 2) {
+            return items;
+        }
+        List<EntryList.Item> order = new ArrayList<>(items.size());
+        List<java.util.Iterator<EntryList.Item>> groups = new ArrayList<>();
+        byDirectory.values().forEach(g -> groups.add(g.iterator()));
+        while (order.size() < items.size()) {
+            for (java.util.Iterator<EntryList.Item> g : groups) {
+                if (g.hasNext()) {
+                    order.add(g.next());
+                }
+            }
+        }
+        return order;
+    }
+
+    private Path source(PlanEntry e) {
+        Path root = plan.source(e.operand());
+        return e.name().length == 0 ? root : root.resolve(PathBytes.path(e.name()));
+    }
+
+    /**
+     * Where {@code e}'s copy goes, its directories made below the operand's target without following
+     * a symbolic link; null when that fails (reported).
+     */
+    private Path target(PlanEntry e, SafeDirectories dirs, AtomicLongArray counts, List<FileOutcome> failures) {
+        Path targetRoot = plan.target(e.operand());
+        try {
+            return target(plan, e.operand(), e.name(), dirs);
+        } catch (IOException | PlanNames.UnsafeName x) {
+            counts.incrementAndGet(5);
+            Path target = e.name().length == 0 ? targetRoot : targetRoot.resolve(PathBytes.path(e.name()));
+            failures.add(FileOutcome.failed(EntryKind.UNKNOWN, null, target,
+                    new Diagnostic("cannot copy into the directory of " + dev.cpx.api.ShellQuote.quote(target),
+                            List.of(), x.getMessage())));
+            return null;
+        }
+    }
+
+    /** The target of name {@code name} below operand {@code operand}, its directories made as needed. */
+    static Path target(PlanDirectory plan, int operand, byte[] name, SafeDirectories dirs)
+            throws IOException, PlanNames.UnsafeName {
+        Path targetRoot = plan.target(operand);
+        List<byte[]> parts = PlanNames.components(name);
+        if (parts.isEmpty()) {
+            return targetRoot;
+        }
+        Path dir = dirs.ensure(targetRoot, plan.targetFollowed(operand), parts.subList(0, parts.size() - 1));
+        return dir.resolve(PathBytes.path(parts.get(parts.size() - 1)));
     }
 
     /** A second name of a hard-linked inode: a link to the first name's copy, unless it is one already. */
@@ -216,9 +254,7 @@ public final class ChunkCopier {
         Path source = plan.source(follower.operand()).resolve(PathBytes.path(follower.name()));
         Path target = targetRoot.resolve(PathBytes.path(follower.name()));
         try {
-            List<byte[]> parts = PlanNames.components(follower.name());
-            Path dir = dirs.ensure(targetRoot, plan.targetFollowed(follower.operand()), parts.subList(0, parts.size() - 1));
-            target = dir.resolve(PathBytes.path(parts.get(parts.size() - 1)));
+            target = target(plan, follower.operand(), follower.name(), dirs);
             Stat first = Stat.lstat(leaderTarget);
             Stat existing = Stat.lstatOrNull(target);
             if (existing != null && existing.dev() == first.dev() && existing.ino() == first.ino()) {
@@ -239,15 +275,6 @@ public final class ChunkCopier {
             failures.add(FileOutcome.failed(EntryKind.FILE, source, target, Diagnostic.of("cannot create hard link {0} to {1}",
                     target, leaderTarget).withReason(e instanceof IOException io ? Diagnostic.reasonOf(io) : e.getMessage())));
         }
-    }
-
-    private static byte[] parent(byte[] name) {
-        for (int i = name.length - 1; i >= 0; i--) {
-            if (name[i] == '/') {
-                return Arrays.copyOf(name, i);
-            }
-        }
-        return new byte[0];
     }
 
     static byte[] sha256(byte[] content) {

@@ -9,9 +9,6 @@ import dev.cpx.api.Diagnostic;
 import dev.cpx.api.EntryKind;
 import dev.cpx.api.FileOutcome;
 import dev.cpx.core.finish.Metadata;
-import dev.cpx.core.finish.Xattrs;
-import dev.cpx.core.fs.Anchors;
-import dev.cpx.core.fs.Effects;
 import dev.cpx.core.fs.Stat;
 import dev.cpx.core.run.Counters;
 import dev.cpx.core.run.Outcomes;
@@ -28,6 +25,7 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * The last step of a plan: once every chunk is done, makes the directories no chunk made (empty
@@ -79,6 +77,7 @@ public final class Finisher {
         }
         Counters counters = new Counters();
         if (notDone.isEmpty()) {
+            reports.add(splitFiles(failures));
             directories(failures, counters);
         }
         long elapsed = System.nanoTime() - start;
@@ -89,6 +88,36 @@ public final class Finisher {
         CopySummary summary = ChunkReport.sum(reports, counters.directories.sum(), failed + counters.failed.sum(),
                 Duration.ofNanos(elapsed));
         return new Result(summary, List.copyOf(failures), notDone);
+    }
+
+    /**
+     * Every split file whose ranges are all copied but which is not in place yet (its last range's
+     * worker died before completing it) is completed now, before its directory gets its times; what
+     * is found and done is reported as a chunk of its own.
+     */
+    private ChunkReport splitFiles(List<FileOutcome> failures) throws IOException {
+        long start = System.nanoTime();
+        AtomicLongArray counts = new AtomicLongArray(6);
+        List<FileOutcome> found = new ArrayList<>();
+        SplitFiles splits = new SplitFiles(plan, plan.options(), null, extras);
+        SafeDirectories safe = new SafeDirectories();
+        try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(plan.splits()), 1 << 16))) {
+            for (SplitFiles.Split s = SplitFiles.read(in); s != null; s = SplitFiles.read(in)) {
+                Path target;
+                try {
+                    target = ChunkCopier.target(plan, s.operand(), s.name(), safe);
+                } catch (IOException | PlanNames.UnsafeName e) {
+                    counts.incrementAndGet(SplitFiles.FAILS);
+                    found.add(FileOutcome.failed(EntryKind.FILE, null, null, new Diagnostic("cannot complete "
+                            + PlanNames.show(s.name()), List.of(), e.getMessage())));
+                    continue;
+                }
+                splits.finish(s, target, counts, found);
+            }
+        }
+        failures.addAll(found);
+        return new ChunkReport("finish", "finish", counts.get(0), 0, 0, 0, 0, counts.get(SplitFiles.FAILS),
+                System.nanoTime() - start, "", found);
     }
 
     /** Every directory of the list, deepest first: made if missing, then given its attributes. */
@@ -104,9 +133,7 @@ public final class Finisher {
         };
         Outcomes outcomes = new Outcomes(listener, counters);
         // Directories are reached by path, one at a time: no directory is held open for them.
-        Anchors anchors = Anchors.none();
-        Effects effects = Effects.live(extras, anchors);
-        Metadata metadata = new Metadata(o, effects, outcomes, new Xattrs(o, extras, effects, outcomes, anchors));
+        Metadata metadata = PlanAttributes.of(o, extras, outcomes);
         Dereference deref = o.effectiveDereference();
         int umask = plan.umask();
         SafeDirectories safe = new SafeDirectories();

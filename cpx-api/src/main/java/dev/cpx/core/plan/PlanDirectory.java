@@ -26,6 +26,8 @@ import java.util.Properties;
  * claimed/N@WHO    chunks being copied; WHO is host@pid@start@n, the lease is the file's ctime
  * done/N           chunks copied (their outcome in reports/N)
  * reports/N        each chunk's outcome
+ * splits           the files split into ranges copied by different workers
+ * ranges/F/I       range I of split file F is copied (see {@link SplitFiles})
  * manifest         per chunk: entries, bytes, SHA-256; written last, so its presence means complete
  * </pre>
  * It is input that other people's processes could touch: {@link #open} refuses a plan that another
@@ -41,7 +43,12 @@ public final class PlanDirectory {
     static final String DONE = "done";
     static final String REPORTS = "reports";
     static final String STARTED = "started";
-    static final int VERSION = 1;
+    static final String SPLITS = "splits";
+    static final String RANGES = "ranges";
+    /** The directories of a plan, made by the planner. */
+    static final List<String> PARTS = List.of(TODO, CLAIMED, DONE, REPORTS, RANGES);
+    /** 2: big files split into ranges ({@link #SPLITS}, {@link #RANGES}). */
+    static final int VERSION = 2;
 
     private final Path root;
     private final Properties properties;
@@ -56,16 +63,7 @@ public final class PlanDirectory {
     /** Opens a complete plan, checking that no other user owns it or can write to it. */
     public static PlanDirectory open(Path root) throws IOException {
         checkOwned(root, true);
-        for (String d : List.of(TODO, CLAIMED, DONE, REPORTS)) {
-            checkOwned(root.resolve(d), true);
-        }
-        Path manifestFile = root.resolve(MANIFEST);
-        if (Stat.lstatOrNull(manifestFile) == null) {
-            throw new IOException("plan " + show(root) + " is not complete (no manifest: planning failed or still runs)");
-        }
-        checkOwned(manifestFile, false);
         checkOwned(root.resolve(PROPERTIES), false);
-        checkOwned(root.resolve(DIRS), false);
         Properties p = new Properties();
         try (InputStream in = Files.newInputStream(root.resolve(PROPERTIES))) {
             p.load(in);
@@ -74,6 +72,16 @@ public final class PlanDirectory {
             throw new IOException("plan " + show(root) + " has format version " + p.getProperty("version")
                     + "; this cpx reads version " + VERSION);
         }
+        for (String d : PARTS) {
+            checkOwned(root.resolve(d), true);
+        }
+        Path manifestFile = root.resolve(MANIFEST);
+        if (Stat.lstatOrNull(manifestFile) == null) {
+            throw new IOException("plan " + show(root) + " is not complete (no manifest: planning failed or still runs)");
+        }
+        checkOwned(manifestFile, false);
+        checkOwned(root.resolve(DIRS), false);
+        checkOwned(root.resolve(SPLITS), false);
         return new PlanDirectory(root, p, Manifest.read(manifestFile));
     }
 
@@ -133,6 +141,15 @@ public final class PlanDirectory {
 
     Path dirs() {
         return root.resolve(DIRS);
+    }
+
+    Path splits() {
+        return root.resolve(SPLITS);
+    }
+
+    /** Where the copied ranges of split file {@code file} are marked. */
+    Path ranges(long file) {
+        return root.resolve(RANGES).resolve(Long.toString(file));
     }
 
     Manifest manifest() {
@@ -212,8 +229,7 @@ public final class PlanDirectory {
     static void writeDir(java.io.DataOutputStream out, int operand, byte[] name, boolean existed) throws IOException {
         out.writeByte('d');
         out.writeInt(operand);
-        out.writeInt(name.length);
-        out.write(name);
+        PlanNames.write(out, name);
         out.writeBoolean(existed);
     }
 
@@ -231,12 +247,7 @@ public final class PlanDirectory {
             throw new IOException("bad directory list");
         }
         int operand = in.readInt();
-        int length = in.readInt();
-        if (length < 0 || length > 1 << 20) {
-            throw new IOException("bad directory list");
-        }
-        byte[] name = in.readNBytes(length);
-        return new Dir(operand, name, in.readBoolean());
+        return new Dir(operand, PlanNames.read(in), in.readBoolean());
     }
 
     static byte[] utf8(String s) {

@@ -16,9 +16,22 @@ import java.io.IOException;
  * @param size bytes of data (0 for links and special files)
  * @param linkGroup hard-link group, 0 for none; the group's first entry is the one copied
  */
-record PlanEntry(int operand, byte[] name, byte kind, long size, long linkGroup) {
+record PlanEntry(int operand, byte[] name, byte kind, long size, long linkGroup, Range range) {
+
+    /**
+     * The part of a big file that a {@link #RANGE} entry copies: {@code length} bytes at {@code offset},
+     * range {@code index} of {@code count} of the plan's split file {@code file} (see {@link SplitFiles}).
+     */
+    record Range(long file, int index, int count, long offset, long length) {
+    }
+
+    PlanEntry(int operand, byte[] name, byte kind, long size, long linkGroup) {
+        this(operand, name, kind, size, linkGroup, null);
+    }
 
     static final byte FILE = 'f';
+    /** A byte range of a regular file split across chunks; {@code size} is the whole file's. */
+    static final byte RANGE = 'r';
     static final byte SYMLINK = 'l';
     static final byte SPECIAL = 's';
     /** Marks the end of a list of entries. */
@@ -27,10 +40,16 @@ record PlanEntry(int operand, byte[] name, byte kind, long size, long linkGroup)
     void write(DataOutputStream out) throws IOException {
         out.writeByte(kind);
         out.writeInt(operand);
-        out.writeInt(name.length);
-        out.write(name);
+        PlanNames.write(out, name);
         out.writeLong(size);
         out.writeLong(linkGroup);
+        if (kind == RANGE) {
+            out.writeLong(range.file());
+            out.writeInt(range.index());
+            out.writeInt(range.count());
+            out.writeLong(range.offset());
+            out.writeLong(range.length());
+        }
     }
 
     static void writeEnd(DataOutputStream out) throws IOException {
@@ -48,18 +67,21 @@ record PlanEntry(int operand, byte[] name, byte kind, long size, long linkGroup)
         if (kind == END) {
             return null;
         }
-        if (kind != FILE && kind != SYMLINK && kind != SPECIAL) {
+        if (kind != FILE && kind != SYMLINK && kind != SPECIAL && kind != RANGE) {
             throw new IOException("unknown entry kind " + kind);
         }
         int operand = in.readInt();
-        int length = in.readInt();
-        if (length < 0 || length > 1 << 20) {
-            throw new IOException("bad name length " + length);
+        byte[] name = PlanNames.read(in);
+        long size = in.readLong();
+        long linkGroup = in.readLong();
+        if (kind != RANGE) {
+            return new PlanEntry(operand, name, kind, size, linkGroup);
         }
-        byte[] name = in.readNBytes(length);
-        if (name.length != length) {
-            throw new IOException("truncated name");
+        Range r = new Range(in.readLong(), in.readInt(), in.readInt(), in.readLong(), in.readLong());
+        if (r.count() < 1 || r.index() < 0 || r.index() >= r.count() || r.offset() < 0 || r.length() < 0
+                || r.offset() + r.length() > size) {
+            throw new IOException("bad range entry");
         }
-        return new PlanEntry(operand, name, kind, in.readLong(), in.readLong());
+        return new PlanEntry(operand, name, kind, size, linkGroup, r);
     }
 }

@@ -61,6 +61,25 @@ final class PlanNames {
         return list;
     }
 
+    /** Writes {@code name} to a plan file: its length, then its bytes. */
+    static void write(java.io.DataOutputStream out, byte[] name) throws java.io.IOException {
+        out.writeInt(name.length);
+        out.write(name);
+    }
+
+    /** Reads a name {@link #write} wrote, refusing a length out of bounds or a file that ends early. */
+    static byte[] read(java.io.DataInputStream in) throws java.io.IOException {
+        int length = in.readInt();
+        if (length < 0 || length > 1 << 20) {
+            throw new java.io.IOException("bad name length " + length);
+        }
+        byte[] name = in.readNBytes(length);
+        if (name.length != length) {
+            throw new java.io.IOException("truncated name");
+        }
+        return name;
+    }
+
     /** A name for messages (invalid bytes shown as U+FFFD). */
     static String show(byte[] name) {
         return new String(name, StandardCharsets.UTF_8);

@@ -53,6 +53,11 @@ public final class Planner {
     private final long leaseMillis;
     private final Excludes excludes;
     private final boolean links;
+    /** Regular files larger than this (with one name) are split into ranges of this size; 0: none is. */
+    private final long splitSize;
+    /** The split files' list, written as the walk goes (see {@link SplitFiles}). */
+    private DataOutputStream splitList;
+    private long splitFiles;
 
     private long entries;
     private long bytes;
@@ -61,14 +66,20 @@ public final class Planner {
     /** Names of hard-linked files by (device, inode), emitted together after the walk. */
     private final Map<List<Long>, List<PlanEntry>> linked = new HashMap<>();
 
-    public Planner(List<Path> sources, Path destination, CopyOptions options, int chunkTarget, long leaseMillis) {
+    public Planner(List<Path> sources, Path destination, CopyOptions options, int chunkTarget, long leaseMillis,
+            long splitSize) {
         this.sources = List.copyOf(sources);
+        // --reflink=always asks for a clone of each whole file, which ranges copied apart cannot be.
+        this.splitSize = options.reflink() == dev.cpx.api.ReflinkMode.ALWAYS ? 0 : splitSize;
         this.destination = destination;
         this.options = options;
         this.chunkTarget = chunkTarget;
         this.leaseMillis = leaseMillis;
         this.excludes = Excludes.of(options.excludes());
         this.links = options.preserves(Attribute.LINKS);
+        if (splitSize < 0) {
+            throw new IllegalArgumentException("the split size must not be negative: " + splitSize);
+        }
         if (chunkTarget < 1) {
             throw new IllegalArgumentException("the number of chunks must be at least 1: " + chunkTarget);
         }
@@ -115,6 +126,7 @@ public final class Planner {
         p.setProperty("umask", Integer.toOctalString(Umask.get()));
         p.setProperty("leaseMillis", Long.toString(leaseMillis));
         p.setProperty("chunkTarget", Integer.toString(chunkTarget));
+        p.setProperty("splitSize", Long.toString(splitSize));
         p.setProperty("destination", PlanDirectory.base64(destination));
         for (int i = 0; i < sources.size(); i++) {
             p.setProperty("source." + i, PlanDirectory.base64(sources.get(i).toAbsolutePath()));
@@ -129,7 +141,10 @@ public final class Planner {
         Path listing = planDir.resolve(".listing");
         try (DataOutputStream list = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(listing), 1 << 16));
                 DataOutputStream dirs = new DataOutputStream(new BufferedOutputStream(
-                        Files.newOutputStream(planDir.resolve(PlanDirectory.DIRS)), 1 << 16))) {
+                        Files.newOutputStream(planDir.resolve(PlanDirectory.DIRS)), 1 << 16));
+                DataOutputStream splits = new DataOutputStream(new BufferedOutputStream(
+                        Files.newOutputStream(planDir.resolve(PlanDirectory.SPLITS)), 1 << 16))) {
+            splitList = splits;
             for (int i = 0; i < sources.size(); i++) {
                 walkOperand(i, sources.get(i), targets.get(i), list, dirs);
             }
@@ -142,6 +157,7 @@ public final class Planner {
             linked.clear();
             PlanEntry.writeEnd(list);
             PlanDirectory.writeEnd(dirs);
+            SplitFiles.writeEnd(splits);
         }
         List<Manifest.Chunk> chunks = split(listing, planDir.resolve(PlanDirectory.TODO));
         Files.delete(listing);
@@ -165,7 +181,7 @@ public final class Planner {
             }
         }
         Files.setAttribute(planDir, "unix:mode", 0700);
-        for (String d : List.of(PlanDirectory.TODO, PlanDirectory.CLAIMED, PlanDirectory.DONE, PlanDirectory.REPORTS)) {
+        for (String d : PlanDirectory.PARTS) {
             Files.createDirectory(planDir.resolve(d));
             Files.setAttribute(planDir.resolve(d), "unix:mode", 0700);
         }
@@ -295,6 +311,19 @@ public final class Planner {
             return;
         }
         bytes += e.size();
+        if (e.kind() == PlanEntry.FILE && st.isRegular() && st.nlink() == 1 && splitSize > 0 && e.size() > splitSize) {
+            // A big file: ranges that different workers copy into one staging file (see SplitFiles).
+            long id = ++splitFiles;
+            int count = (int) Math.min(Integer.MAX_VALUE, (e.size() + splitSize - 1) / splitSize);
+            long each = (e.size() + count - 1) / count;
+            SplitFiles.write(splitList, new SplitFiles.Split(id, e.operand(), e.name(), e.size(), count));
+            for (int i = 0; i < count; i++) {
+                long offset = i * each;
+                new PlanEntry(e.operand(), e.name(), PlanEntry.RANGE, e.size(), 0,
+                        new PlanEntry.Range(id, i, count, offset, Math.min(each, e.size() - offset))).write(list);
+            }
+            return;
+        }
         e.write(list);
     }
 
@@ -318,14 +347,21 @@ public final class Planner {
                     unit.add(e);
                     e = PlanEntry.read(in);
                 }
-                long unitBytes = unit.get(0).size();
-                double weight = (double) unit.size() / Math.max(1, entries) + (bytes == 0 ? 0 : (double) unitBytes / bytes);
+                PlanEntry.Range range = unit.get(0).range();
+                long unitBytes = range != null ? range.length() : unit.get(0).size();
+                if (current != null && range != null && current.lastSplit == range.file()) {
+                    // Ranges of one file go to different chunks, so different workers copy them.
+                    chunks.add(current.close());
+                    current = null;
+                }
+                double weight = (range != null ? 1.0 / range.count() : unit.size()) / Math.max(1, entries) + (bytes == 0 ? 0 : (double) unitBytes / bytes);
                 if (current == null) {
                     current = new ChunkWriter(todo, chunks.size() + 1);
                 }
                 for (PlanEntry u : unit) {
                     current.add(u);
                 }
+                current.lastSplit = range != null ? range.file() : 0;
                 current.bytes += unitBytes;
                 total += weight;
                 if (total >= perChunk * (chunks.size() + 1) - 1e-12) {
@@ -347,6 +383,8 @@ public final class Planner {
         private final DataOutputStream out;
         long entries;
         long bytes;
+        /** The split file whose range was added last, 0 for none. */
+        long lastSplit;
 
         ChunkWriter(Path todo, int number) throws IOException {
             this.name = String.format("%08d", number);

@@ -34,9 +34,9 @@ public final class Worker {
     private final Claims claims;
     private final Consumer<String> log;
 
-    public Worker(PlanDirectory plan, ChunkCopier.Starter starter, int jobs, Consumer<String> log) throws IOException {
+    public Worker(PlanDirectory plan, ChunkCopier.Runs runs, int jobs, Consumer<String> log) throws IOException {
         this.plan = plan;
-        this.copier = new ChunkCopier(plan, starter, jobs);
+        this.copier = new ChunkCopier(plan, runs, jobs);
         this.claims = new Claims(plan);
         this.log = log;
     }

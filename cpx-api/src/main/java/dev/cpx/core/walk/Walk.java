@@ -22,6 +22,28 @@ public final class Walk {
 
     /** The root task copying {@code sources} to {@code destination}, calling {@code end} when all is done. */
     public static CopyRun.Root root(RunContext context, List<Path> sources, Path destination, Runnable end) {
+        Parts p = parts(context);
+        Root root = new Root(context.outcomes(), sources, destination,
+                task -> new Operands(context, p.dispatch(), p.destinations(), p.justCreated(), p.resumeMarker(), task), end);
+        return new CopyRun.Root(root, p.transfers()::snapshot);
+    }
+
+    /**
+     * The root task copying each of {@code entries} (non-directories, each to the target given with
+     * it, in a directory that exists) as one run, calling {@code end} when all is done; see
+     * {@link EntryList}.
+     */
+    public static CopyRun.Root entries(RunContext context, List<EntryList.Item> entries, Runnable end) {
+        Parts p = parts(context);
+        return new CopyRun.Root(new EntryList(context, p.dispatch(), entries, end), p.transfers()::snapshot);
+    }
+
+    /** The parts of one run, each given what it needs. */
+    private record Parts(Dispatch dispatch, Destinations destinations, JustCreated justCreated, ResumeMarker resumeMarker,
+            Transfers transfers) {
+    }
+
+    private static Parts parts(RunContext context) {
         Excludes excludes = Excludes.of(context.options().excludes());
         Xattrs xattrs = new Xattrs(context.options(), context.extras(), context.effects(), context.outcomes(), context.anchors());
         Metadata metadata = new Metadata(context.options(), context.effects(), context.outcomes(), xattrs);
@@ -33,8 +55,6 @@ public final class Walk {
         NonFiles nonFiles = new NonFiles(context, destinations, metadata);
         Directories directories = new Directories(context, destinations, metadata, resumeMarker);
         Dispatch dispatch = new Dispatch(context, files, nonFiles, directories, excludes);
-        Root root = new Root(context.outcomes(), sources, destination,
-                task -> new Operands(context, dispatch, destinations, justCreated, resumeMarker, task), end);
-        return new CopyRun.Root(root, transfers::snapshot);
+        return new Parts(dispatch, destinations, justCreated, resumeMarker, transfers);
     }
 }

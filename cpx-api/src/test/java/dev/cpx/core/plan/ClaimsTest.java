@@ -28,7 +28,7 @@ class ClaimsTest {
             Files.createFile(src.resolve("f" + i));
         }
         Planner.Result r = new Planner(List.of(src), dir.resolve("dst"), CopyOptions.builder().recursive(true).build(),
-                chunks, leaseMillis).write(dir.resolve("plan"));
+                chunks, leaseMillis, 0).write(dir.resolve("plan"));
         assertEquals(chunks, r.chunks());
         return PlanDirectory.open(dir.resolve("plan"));
     }
