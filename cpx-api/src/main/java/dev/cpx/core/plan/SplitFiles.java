@@ -288,7 +288,7 @@ final class SplitFiles {
         if (!options.preserves(Attribute.MODE)) {
             metadata.chmod(src, staging, target, CreationModes.of(st, options) & 0777 & ~plan.umask());
         }
-        metadata.apply(src, staging, target, st, false, metadata.copiesXattrs(), 0, true);
+        metadata.apply(src, null, staging, target, st, false, metadata.copiesXattrs(), 0, true);
         if (counts.get(FAILS) != failedBefore) {
             return false;
         }
