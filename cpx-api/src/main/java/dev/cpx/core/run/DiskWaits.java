@@ -43,12 +43,17 @@ final class DiskWaits {
         return admitted;
     }
 
+    /** The calling thread's own {@code /proc/PID/task/TID/stat}. */
+    static Path statOfThisThread() throws IOException {
+        // "PID/task/TID", ASCII digits.
+        return Path.of("/proc").resolve(Files.readSymbolicLink(Path.of("/proc/thread-self"))).resolve("stat");
+    }
+
     /** Called by each worker as it starts, on its own thread. */
     void register() {
         Path self;
         try {
-            // "PID/task/TID", ASCII digits.
-            self = Path.of("/proc").resolve(Files.readSymbolicLink(Path.of("/proc/thread-self"))).resolve("stat");
+            self = statOfThisThread();
         } catch (IOException | UnsupportedOperationException e) {
             return;
         }

@@ -120,13 +120,9 @@ class DiskWaitsTest {
         assertTrue(Files.notExists(mnt.resolve("d1")), "unmounted");
     }
 
-    private static Path statOfThisThread() throws Exception {
-        return Path.of("/proc").resolve(Files.readSymbolicLink(Path.of("/proc/thread-self"))).resolve("stat");
-    }
-
     @Test
     void aThreadReadingItsOwnStateIsRunning() throws Exception {
-        try (FileChannel c = FileChannel.open(statOfThisThread())) {
+        try (FileChannel c = FileChannel.open(DiskWaits.statOfThisThread())) {
             assertEquals('R', DiskWaits.state(c, ByteBuffer.allocate(512)));
         }
     }
@@ -138,7 +134,7 @@ class DiskWaitsTest {
         CountDownLatch release = new CountDownLatch(1);
         Thread t = new Thread(() -> {
             try {
-                stat.set(statOfThisThread());
+                stat.set(DiskWaits.statOfThisThread());
                 known.countDown();
                 release.await();
             } catch (Exception e) {
