@@ -67,6 +67,17 @@ make_dataset() {
     files1000) python3 "$gen" tree "$tmp" --files 1000 --sizes source --seed 1000 ;;
     tiny100k) python3 "$gen" tree "$tmp" --files 100000 --sizes tiny --seed 100000 ;;
     tiny1m) python3 "$gen" tree "$tmp" --files 1000000 --sizes tiny --seed 1000000 ;;
+    scale)
+      # Real copies (no hard links), so that every file is its own inode and its own data.
+      local i part
+      for part in linux go; do
+        [ -f "$DATA_DIR/$part.info" ] || make_dataset "$part"
+      done
+      mkdir -p "$tmp"
+      for i in 0 1 2 3 4 5 6 7 8 9; do
+        cp -a "$DATA_DIR/linux" "$tmp/linux-$i"
+        cp -a "$DATA_DIR/go" "$tmp/go-$i"
+      done ;;
     flat100k) python3 "$gen" flat "$tmp" --files 100000 --seed 42 ;;
     big4x1g) python3 "$gen" big "$tmp" --count 4 --size $((1 << 30)) --seed 4 ;;
     big4g) python3 "$gen" big "$tmp" --count 1 --size $((4 << 30)) --seed 44 ;;

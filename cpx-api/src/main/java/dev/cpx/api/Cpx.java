@@ -55,7 +55,8 @@ public final class Cpx {
     /** {@link CopyPlan#create}: the plan's steps go through here, the one door into the scheduler ({@link Plans}). */
     CopyPlan.Planned plan(Path directory, List<Path> sources, Path destination, CopyOptions options, int chunks,
             java.time.Duration lease, long splitSize) throws java.io.IOException {
-        return Plans.create(directory, sources, destination, options, chunks, lease, splitSize);
+        return Plans.create(directory, sources, destination, options, chunks, lease, splitSize,
+                registry.extras().orElse(PosixExtras.none()));
     }
 
     /** {@link CopyPlan#work}. */

@@ -37,8 +37,9 @@ public final class Plans {
 
     /** Walks {@code sources} and writes the plan into {@code directory}. */
     public static CopyPlan.Planned create(Path directory, List<Path> sources, Path destination, CopyOptions options,
-            int chunks, Duration lease, long splitSize) throws IOException {
-        Planner.Result r = new Planner(sources, destination, options, chunks, lease.toMillis(), splitSize).write(directory);
+            int chunks, Duration lease, long splitSize, PosixExtras extras) throws IOException {
+        Planner.Result r = new Planner(sources, destination, options, chunks, lease.toMillis(), splitSize, extras)
+                .write(directory);
         return new CopyPlan.Planned(r.chunks(), r.entries(), r.directories(), r.bytes(), r.largestChunkEntries(),
                 r.largestChunkBytes(), Duration.ofNanos(r.nanos()));
     }

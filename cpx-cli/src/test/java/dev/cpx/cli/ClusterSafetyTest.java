@@ -11,7 +11,6 @@ import java.io.DataOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -97,8 +96,10 @@ class ClusterSafetyTest {
             out.writeByte(0);
         }
         Files.write(dir.resolve("plan/todo/00000001"), bytes.toByteArray());
-        String sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes.toByteArray()));
-        Files.writeString(dir.resolve("plan/manifest"), "cpx-plan-manifest 1\n00000001 4 0 " + sha + "\n");
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(bytes.toByteArray());
+        String sum = HexFormat.of().toHexDigits((int) crc.getValue());
+        Files.writeString(dir.resolve("plan/manifest"), "cpx-plan-manifest 2\n00000001 4 0 " + sum + "\n");
         Cli.Result r = Cli.cpx(dir, "--work=plan");
         assertEquals(1, r.exit(), r::toString);
         assertTrue(r.err().contains("refusing ../leak in chunk 00000001: '.' or '..' in a name in plan"), r::toString);

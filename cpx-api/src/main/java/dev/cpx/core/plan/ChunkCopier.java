@@ -22,8 +22,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -85,7 +83,7 @@ public final class ChunkCopier {
         String rejected = "";
         if (expected == null) {
             rejected = "not in the plan's manifest";
-        } else if (!Arrays.equals(expected.sha256(), sha256(content))) {
+        } else if (expected.checksum() != Manifest.checksum(content)) {
             rejected = "changed after planning (checksum differs from the manifest's)";
         }
         if (!rejected.isEmpty()) {
@@ -277,11 +275,4 @@ public final class ChunkCopier {
         }
     }
 
-    static byte[] sha256(byte[] content) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(content);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 }

@@ -14,7 +14,6 @@ import dev.cpx.core.run.Counters;
 import dev.cpx.core.run.Outcomes;
 import dev.cpx.spi.PosixExtras;
 import dev.cpx.spi.support.PathBytes;
-import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -101,7 +100,7 @@ public final class Finisher {
         List<FileOutcome> found = new ArrayList<>();
         SplitFiles splits = new SplitFiles(plan, plan.options(), null, extras);
         SafeDirectories safe = new SafeDirectories();
-        try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(plan.splits()), 1 << 16))) {
+        try (DataInputStream in = new DataInputStream(new Buffered.Input(Files.newInputStream(plan.splits())))) {
             for (SplitFiles.Split s = SplitFiles.read(in); s != null; s = SplitFiles.read(in)) {
                 Path target;
                 try {
@@ -137,7 +136,7 @@ public final class Finisher {
         Dereference deref = o.effectiveDereference();
         int umask = plan.umask();
         SafeDirectories safe = new SafeDirectories();
-        try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(plan.dirs()), 1 << 16))) {
+        try (DataInputStream in = new DataInputStream(new Buffered.Input(Files.newInputStream(plan.dirs())))) {
             for (PlanDirectory.Dir d = PlanDirectory.readDir(in); d != null; d = PlanDirectory.readDir(in)) {
                 Path sourceRoot = plan.source(d.operand());
                 Path src = d.name().length == 0 ? sourceRoot : sourceRoot.resolve(PathBytes.path(d.name()));

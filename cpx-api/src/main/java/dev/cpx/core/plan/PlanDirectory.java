@@ -28,7 +28,7 @@ import java.util.Properties;
  * reports/N        each chunk's outcome
  * splits           the files split into ranges copied by different workers
  * ranges/F/I       range I of split file F is copied (see {@link SplitFiles})
- * manifest         per chunk: entries, bytes, SHA-256; written last, so its presence means complete
+ * manifest         per chunk: entries, bytes, CRC-32C; written last, so its presence means complete
  * </pre>
  * It is input that other people's processes could touch: {@link #open} refuses a plan that another
  * user owns or can write.
@@ -48,7 +48,7 @@ public final class PlanDirectory {
     /** The directories of a plan, made by the planner. */
     static final List<String> PARTS = List.of(TODO, CLAIMED, DONE, REPORTS, RANGES);
     /** 2: big files split into ranges ({@link #SPLITS}, {@link #RANGES}). */
-    static final int VERSION = 2;
+    static final int VERSION = 3;
 
     private final Path root;
     private final Properties properties;

@@ -11,8 +11,6 @@ import dev.cpx.core.fs.Stat;
 import dev.cpx.core.fs.Umask;
 import dev.cpx.core.walk.Excludes;
 import dev.cpx.spi.support.PathBytes;
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -21,9 +19,6 @@ import java.io.OutputStream;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.DigestOutputStream;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -47,6 +42,8 @@ public final class Planner {
     }
 
     private final List<Path> sources;
+    /** Where directories are listed relative to open descriptors, in parallel; null: by path, one at a time. */
+    private final dev.cpx.spi.Descriptors descriptors;
     private final Path destination;
     private final CopyOptions options;
     private final int chunkTarget;
@@ -68,7 +65,14 @@ public final class Planner {
 
     public Planner(List<Path> sources, Path destination, CopyOptions options, int chunkTarget, long leaseMillis,
             long splitSize) {
+        this(sources, destination, options, chunkTarget, leaseMillis, splitSize, dev.cpx.spi.PosixExtras.none());
+    }
+
+    /** A planner that lists directories through {@code extras}' descriptors where it has them. */
+    public Planner(List<Path> sources, Path destination, CopyOptions options, int chunkTarget, long leaseMillis,
+            long splitSize, dev.cpx.spi.PosixExtras extras) {
         this.sources = List.copyOf(sources);
+        this.descriptors = extras.descriptors().filter(dev.cpx.spi.Descriptors::opensRelative).orElse(null);
         // --reflink=always asks for a clone of each whole file, which ranges copied apart cannot be.
         this.splitSize = options.reflink() == dev.cpx.api.ReflinkMode.ALWAYS ? 0 : splitSize;
         this.destination = destination;
@@ -139,11 +143,9 @@ public final class Planner {
         PlanDirectory.writeAtomically(planDir.resolve(PlanDirectory.PROPERTIES), props.toByteArray());
 
         Path listing = planDir.resolve(".listing");
-        try (DataOutputStream list = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(listing), 1 << 16));
-                DataOutputStream dirs = new DataOutputStream(new BufferedOutputStream(
-                        Files.newOutputStream(planDir.resolve(PlanDirectory.DIRS)), 1 << 16));
-                DataOutputStream splits = new DataOutputStream(new BufferedOutputStream(
-                        Files.newOutputStream(planDir.resolve(PlanDirectory.SPLITS)), 1 << 16))) {
+        try (DataOutputStream list = new DataOutputStream(new Buffered.Output(Files.newOutputStream(listing)));
+                DataOutputStream dirs = new DataOutputStream(new Buffered.Output(Files.newOutputStream(planDir.resolve(PlanDirectory.DIRS))));
+                DataOutputStream splits = new DataOutputStream(new Buffered.Output(Files.newOutputStream(planDir.resolve(PlanDirectory.SPLITS))))) {
             splitList = splits;
             for (int i = 0; i < sources.size(); i++) {
                 walkOperand(i, sources.get(i), targets.get(i), list, dirs);
@@ -243,6 +245,11 @@ public final class Planner {
             throw new IOException("-r not specified; omitting directory " + PlanDirectory.show(source));
         }
         Path root = PathBytes.withoutTrailingSlashes(source);
+        if (descriptors != null && !followInside) {
+            boolean existed = Stat.lstatOrNull(target) != null;
+            new ParallelWalk(operand, root, target, st, existed, list, dirs).run();
+            return;
+        }
         long rootDev = st.dev();
         Deque<Frame> stack = new ArrayDeque<>();
         stack.push(new Frame(root, new byte[0], st.dev(), st.ino(), null, false, Stat.lstatOrNull(target) != null));
@@ -296,14 +303,206 @@ public final class Planner {
         }
     }
 
+    /**
+     * The walk of one directory operand relative to open descriptors, in parallel: each directory is
+     * opened relative to its parent's descriptor ({@code openat(O_NOFOLLOW)}), listed with
+     * {@code getdents64}, and each entry stat'ed relative to it ({@code fstatat}), by a pool of
+     * {@link CopyOptions#jobs()} threads (a shared file system's latency is hidden by more requests in
+     * flight). A directory's entries go to the listing together; a directory goes to the list of
+     * directories once its whole subtree has been walked (children before parents, as finish needs).
+     */
+    private final class ParallelWalk {
+        private final int operand;
+        private final Path root;
+        private final Path target;
+        private final Stat rootStat;
+        private final boolean rootExisted;
+        private final DataOutputStream list;
+        private final DataOutputStream dirs;
+        private final java.util.concurrent.atomic.AtomicReference<IOException> failure = new java.util.concurrent.atomic.AtomicReference<>();
+
+        ParallelWalk(int operand, Path root, Path target, Stat rootStat, boolean rootExisted, DataOutputStream list,
+                DataOutputStream dirs) {
+            this.operand = operand;
+            this.root = root;
+            this.target = target;
+            this.rootStat = rootStat;
+            this.rootExisted = rootExisted;
+            this.list = list;
+            this.dirs = dirs;
+        }
+
+        void run() throws IOException {
+            int fd;
+            try {
+                fd = descriptors.openDirectory(root);
+            } catch (IOException e) {
+                throw new IOException("cannot access " + PlanDirectory.show(root) + ": " + dev.cpx.api.Diagnostic.reasonOf(e));
+            }
+            java.util.concurrent.ForkJoinPool pool = new java.util.concurrent.ForkJoinPool(Math.max(1, options.jobs()));
+            try {
+                pool.invoke(new DirTask(null, null, new byte[0], fd, rootStat.dev(), rootStat.ino(), rootExisted));
+            } finally {
+                pool.shutdown();
+            }
+            IOException e = failure.get();
+            if (e != null) {
+                throw e;
+            }
+        }
+
+        private Path sourceOf(byte[] rel) {
+            return rel.length == 0 ? root : root.resolve(PathBytes.path(rel));
+        }
+
+        /** One directory: listed, its entries emitted, its subdirectories forked; done when they all are. */
+        private final class DirTask extends java.util.concurrent.CountedCompleter<Void> {
+            private final DirTask parentDir;
+            private final byte[] name;
+            private final byte[] rel;
+            /** The directory's descriptor, open while its subdirectories are being opened relative to it. */
+            private int fd;
+            private final long device;
+            private final long ino;
+            private final boolean existed;
+            /** One per subdirectory not yet opened, one for the listing itself: the descriptor closes at 0. */
+            private final java.util.concurrent.atomic.AtomicInteger opens = new java.util.concurrent.atomic.AtomicInteger(1);
+
+            DirTask(DirTask parentDir, byte[] name, byte[] rel, int fd, long dev, long ino, boolean existed) {
+                super(parentDir);
+                this.parentDir = parentDir;
+                this.name = name;
+                this.rel = rel;
+                this.fd = fd;
+                this.device = dev;
+                this.ino = ino;
+                this.existed = existed;
+            }
+
+            private void release() {
+                if (opens.decrementAndGet() == 0) {
+                    descriptors.close(fd);
+                }
+            }
+
+            @Override
+            public void compute() {
+                try {
+                    if (parentDir != null) {
+                        try {
+                            if (failure.get() == null) {
+                                fd = descriptors.openDirectory(parentDir.fd, name, false);
+                            }
+                        } catch (IOException e) {
+                            throw new IOException("cannot access " + PlanDirectory.show(sourceOf(rel)) + ": "
+                                    + dev.cpx.api.Diagnostic.reasonOf(e));
+                        } finally {
+                            parentDir.release();
+                        }
+                    }
+                    if (failure.get() == null) {
+                        walk();
+                    }
+                } catch (IOException e) {
+                    failure.compareAndSet(null, e);
+                } finally {
+                    release();
+                }
+                tryComplete();
+            }
+
+            private void walk() throws IOException {
+                if (options.oneFileSystem() && device != rootStat.dev()) {
+                    return;
+                }
+                dev.cpx.spi.DirectoryEntries entries = new dev.cpx.spi.DirectoryEntries();
+                try {
+                    descriptors.readDirectory(fd, entries);
+                } catch (IOException e) {
+                    throw new IOException("cannot access " + PlanDirectory.show(sourceOf(rel)) + ": " + dev.cpx.api.Diagnostic.reasonOf(e));
+                }
+                int n = entries.size();
+                List<PlanEntry> found = new ArrayList<>(n);
+                List<dev.cpx.spi.FileStatus> stats = new ArrayList<>(n);
+                Path targetDir = null;
+                for (int i = 0; i < n; i++) {
+                    byte[] childName = entries.name(i);
+                    byte[] childRel = PlanNames.join(rel, childName);
+                    Path nameP = null;
+                    Path relative = null;
+                    if (!excludes.isEmpty()) {
+                        nameP = PathBytes.path(childName);
+                        relative = PathBytes.path(childRel);
+                        if (excludes.excludesAnyEntry(nameP, relative)) {
+                            continue;
+                        }
+                    }
+                    dev.cpx.spi.FileStatus cs;
+                    try {
+                        cs = descriptors.status(fd, childName);
+                    } catch (IOException e) {
+                        throw new IOException("cannot stat " + PlanDirectory.show(sourceOf(childRel)) + ": " + dev.cpx.api.Diagnostic.reasonOf(e));
+                    }
+                    int type = cs.mode() & Stat.S_IFMT;
+                    if (type == Stat.S_IFDIR) {
+                        if (!excludes.isEmpty() && excludes.excludesDirectory(nameP, relative)) {
+                            continue;
+                        }
+                        for (DirTask a = this; a != null; a = a.parentDir) {
+                            if (a.device == cs.dev() && a.ino == cs.ino()) {
+                                throw new IOException("directory loop at " + PlanDirectory.show(sourceOf(childRel)));
+                            }
+                        }
+                        boolean childExisted = false;
+                        if (existed) {
+                            if (targetDir == null) {
+                                targetDir = rel.length == 0 ? target : target.resolve(PathBytes.path(rel));
+                            }
+                            childExisted = Stat.lstatOrNull(targetDir.resolve(PathBytes.path(childName))) != null;
+                        }
+                        opens.incrementAndGet();
+                        addToPendingCount(1);
+                        new DirTask(this, childName, childRel, -1, cs.dev(), cs.ino(), childExisted).fork();
+                    } else {
+                        byte kind = type == Stat.S_IFREG ? PlanEntry.FILE : type == Stat.S_IFLNK ? PlanEntry.SYMLINK : PlanEntry.SPECIAL;
+                        found.add(new PlanEntry(operand, childRel, kind, kind == PlanEntry.FILE ? cs.size() : 0, 0));
+                        stats.add(cs);
+                    }
+                }
+                synchronized (Planner.this) {
+                    for (int i = 0; i < found.size(); i++) {
+                        dev.cpx.spi.FileStatus cs = stats.get(i);
+                        emit(found.get(i), cs.nlink(), cs.dev(), cs.ino(), (cs.mode() & Stat.S_IFMT) == Stat.S_IFREG, list);
+                    }
+                }
+            }
+
+            @Override
+            public void onCompletion(java.util.concurrent.CountedCompleter<?> caller) {
+                synchronized (Planner.this) {
+                    try {
+                        PlanDirectory.writeDir(dirs, operand, rel, existed);
+                        directories++;
+                    } catch (IOException e) {
+                        failure.compareAndSet(null, e);
+                    }
+                }
+            }
+        }
+    }
+
     private static byte kind(Stat st) {
         return st.isRegular() ? PlanEntry.FILE : st.isSymlink() ? PlanEntry.SYMLINK : PlanEntry.SPECIAL;
     }
 
     private void emit(PlanEntry e, Stat st, DataOutputStream list) throws IOException {
+        emit(e, st.nlink(), st.dev(), st.ino(), st.isRegular(), list);
+    }
+
+    private void emit(PlanEntry e, long nlink, long dev, long ino, boolean regular, DataOutputStream list) throws IOException {
         entries++;
-        if (links && st.nlink() > 1 && e.name().length > 0) {
-            List<PlanEntry> group = linked.computeIfAbsent(List.of(st.dev(), st.ino()), k -> new ArrayList<>(2));
+        if (links && nlink > 1 && e.name().length > 0) {
+            List<PlanEntry> group = linked.computeIfAbsent(List.of(dev, ino), k -> new ArrayList<>(2));
             if (group.isEmpty()) {
                 bytes += e.size();
             }
@@ -311,7 +510,7 @@ public final class Planner {
             return;
         }
         bytes += e.size();
-        if (e.kind() == PlanEntry.FILE && st.isRegular() && st.nlink() == 1 && splitSize > 0 && e.size() > splitSize) {
+        if (e.kind() == PlanEntry.FILE && regular && nlink == 1 && splitSize > 0 && e.size() > splitSize) {
             // A big file: ranges that different workers copy into one staging file (see SplitFiles).
             long id = ++splitFiles;
             int count = (int) Math.min(Integer.MAX_VALUE, (e.size() + splitSize - 1) / splitSize);
@@ -336,7 +535,7 @@ public final class Planner {
         double perChunk = (bytes == 0 ? 1.0 : 2.0) / chunkTarget;
         double total = 0;
         ChunkWriter current = null;
-        try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(listing), 1 << 16))) {
+        try (DataInputStream in = new DataInputStream(new Buffered.Input(Files.newInputStream(listing)))) {
             PlanEntry e = PlanEntry.read(in);
             while (e != null) {
                 // One unit: an entry, or every name of a hard-linked inode.
@@ -376,10 +575,10 @@ public final class Planner {
         return chunks;
     }
 
-    /** One chunk file being written, with its digest. */
+    /** One chunk file being written, with its checksum (see {@link Manifest}). */
     private static final class ChunkWriter {
         private final String name;
-        private final MessageDigest digest;
+        private final java.util.zip.CRC32C digest = new java.util.zip.CRC32C();
         private final DataOutputStream out;
         long entries;
         long bytes;
@@ -388,13 +587,8 @@ public final class Planner {
 
         ChunkWriter(Path todo, int number) throws IOException {
             this.name = String.format("%08d", number);
-            try {
-                digest = MessageDigest.getInstance("SHA-256");
-            } catch (NoSuchAlgorithmException e) {
-                throw new IllegalStateException(e);
-            }
             OutputStream file = Files.newOutputStream(todo.resolve(name));
-            out = new DataOutputStream(new BufferedOutputStream(new DigestOutputStream(file, digest), 1 << 16));
+            out = new DataOutputStream(new Buffered.Output(new java.util.zip.CheckedOutputStream(file, digest)));
         }
 
         void add(PlanEntry e) throws IOException {
@@ -405,7 +599,7 @@ public final class Planner {
         Manifest.Chunk close() throws IOException {
             PlanEntry.writeEnd(out);
             out.close();
-            return new Manifest.Chunk(name, entries, bytes, digest.digest());
+            return new Manifest.Chunk(name, entries, bytes, (int) digest.getValue());
         }
     }
 }
