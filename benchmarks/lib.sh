@@ -28,7 +28,7 @@ DATASETS=(
   "big4g|one file of 4 GiB|generated, seed 44"
   "sparse|one 8 GiB sparse file with 64 data extents of 4 MiB (256 MiB of data)|generated, seed 8"
   "tiny1m|1M tiny files (0-4 KiB) in a source-tree shape (peak-memory runs only)|generated, seed 1000000"
-  "scale|ten copies each of the Linux and Go trees side by side (~903k files, ~16 GB: issue 18's scale run)|made from the prepared linux and go datasets"
+  "scale|nine copies each of the Linux and Go trees side by side (~813k files, ~13 GB: issue 18's scale run)|made from the prepared linux and go datasets"
 )
 # Prepared by default (tiny1m only on request: it takes minutes and ~5 GB).
 DEFAULT_DATASETS=(linux go rust files1000 tiny100k flat100k big4x1g big4g sparse)

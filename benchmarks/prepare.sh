@@ -74,7 +74,7 @@ make_dataset() {
         [ -f "$DATA_DIR/$part.info" ] || make_dataset "$part"
       done
       mkdir -p "$tmp"
-      for i in 0 1 2 3 4 5 6 7 8 9; do
+      for i in 0 1 2 3 4 5 6 7 8; do
         cp -a "$DATA_DIR/linux" "$tmp/linux-$i"
         cp -a "$DATA_DIR/go" "$tmp/go-$i"
       done ;;

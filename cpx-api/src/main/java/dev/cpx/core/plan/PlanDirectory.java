@@ -250,6 +250,44 @@ public final class PlanDirectory {
         return new Dir(operand, PlanNames.read(in), in.readBoolean());
     }
 
+    /**
+     * {@code p} in the format {@link Properties#load(java.io.InputStream)} reads, keys sorted, without
+     * the date line {@link Properties#store} always writes: formatting that date loads the JDK's
+     * time-zone names (50 ms of a plan's start).
+     */
+    static byte[] properties(Properties p, String comment) {
+        StringBuilder sb = new StringBuilder("# ").append(comment).append('\n');
+        for (String key : new java.util.TreeSet<>(p.stringPropertyNames())) {
+            escape(sb, key, true);
+            sb.append('=');
+            escape(sb, p.getProperty(key), false);
+            sb.append('\n');
+        }
+        return sb.toString().getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    /** Properties' escapes: backslash, separators and comment marks, controls, and non-ASCII as {@code \}{@code uXXXX}. */
+    private static void escape(StringBuilder sb, String s, boolean key) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case ' ' -> sb.append(i == 0 || key ? "\\ " : " ");
+                case '\t' -> sb.append("\\t");
+                case '\n' -> sb.append("\\n");
+                case '\r' -> sb.append("\\r");
+                case '\f' -> sb.append("\\f");
+                case '\\', '=', ':', '#', '!' -> sb.append('\\').append(c);
+                default -> {
+                    if (c < 0x20 || c > 0x7e) {
+                        sb.append("\\u").append(java.util.HexFormat.of().withUpperCase().toHexDigits((short) c));
+                    } else {
+                        sb.append(c);
+                    }
+                }
+            }
+        }
+    }
+
     static byte[] utf8(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }

@@ -11,7 +11,6 @@ import dev.cpx.core.fs.Stat;
 import dev.cpx.core.fs.Umask;
 import dev.cpx.core.walk.Excludes;
 import dev.cpx.spi.support.PathBytes;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -138,9 +137,8 @@ public final class Planner {
             p.setProperty("targetFollowed." + i, Boolean.toString(targets.get(i).equals(destination)));
         }
         OptionsCodec.write(options, p);
-        ByteArrayOutputStream props = new ByteArrayOutputStream();
-        p.store(props, "cpx plan: written by cpx --plan; workers run with these options");
-        PlanDirectory.writeAtomically(planDir.resolve(PlanDirectory.PROPERTIES), props.toByteArray());
+        PlanDirectory.writeAtomically(planDir.resolve(PlanDirectory.PROPERTIES),
+                PlanDirectory.properties(p, "cpx plan: written by cpx --plan; workers run with these options"));
 
         Path listing = planDir.resolve(".listing");
         try (DataOutputStream list = new DataOutputStream(new Buffered.Output(Files.newOutputStream(listing)));
@@ -586,7 +584,9 @@ public final class Planner {
         long lastSplit;
 
         ChunkWriter(Path todo, int number) throws IOException {
-            this.name = String.format("%08d", number);
+            // "%08d" without String.format, whose first use loads the JDK's locale data (~10 ms).
+            String digits = Integer.toString(number);
+            this.name = "0".repeat(Math.max(0, 8 - digits.length())) + digits;
             OutputStream file = Files.newOutputStream(todo.resolve(name));
             out = new DataOutputStream(new Buffered.Output(new java.util.zip.CheckedOutputStream(file, digest)));
         }
