@@ -529,10 +529,7 @@ public final class Planner {
      * share of bytes), never between two names of one hard-linked inode.
      */
     private List<Manifest.Chunk> split(Path listing, Path todo) throws IOException {
-        List<Manifest.Chunk> chunks = new ArrayList<>();
-        double perChunk = (bytes == 0 ? 1.0 : 2.0) / chunkTarget;
-        double total = 0;
-        ChunkWriter current = null;
+        Splitter splitter = new Splitter(todo, (bytes == 0 ? 1.0 : 2.0) / chunkTarget);
         try (DataInputStream in = new DataInputStream(new Buffered.Input(Files.newInputStream(listing)))) {
             PlanEntry e = PlanEntry.read(in);
             while (e != null) {
@@ -544,33 +541,60 @@ public final class Planner {
                     unit.add(e);
                     e = PlanEntry.read(in);
                 }
-                PlanEntry.Range range = unit.get(0).range();
-                long unitBytes = range != null ? range.length() : unit.get(0).size();
-                if (current != null && range != null && current.lastSplit == range.file()) {
-                    // Ranges of one file go to different chunks, so different workers copy them.
-                    chunks.add(current.close());
-                    current = null;
-                }
-                double weight = (range != null ? 1.0 / range.count() : unit.size()) / Math.max(1, entries) + (bytes == 0 ? 0 : (double) unitBytes / bytes);
-                if (current == null) {
-                    current = new ChunkWriter(todo, chunks.size() + 1);
-                }
-                for (PlanEntry u : unit) {
-                    current.add(u);
-                }
-                current.lastSplit = range != null ? range.file() : 0;
-                current.bytes += unitBytes;
-                total += weight;
-                if (total >= perChunk * (chunks.size() + 1) - 1e-12) {
-                    chunks.add(current.close());
-                    current = null;
-                }
+                splitter.add(unit);
             }
         }
-        if (current != null) {
-            chunks.add(current.close());
+        return splitter.end();
+    }
+
+    /**
+     * The chunks being cut, one unit at a time: a method per unit rather than the body of one long
+     * loop, which the JVM would run interpreted until its on-stack replacement (some 60,000 turns).
+     */
+    private final class Splitter {
+        private final Path todo;
+        private final double perChunk;
+        private final List<Manifest.Chunk> chunks = new ArrayList<>();
+        private double total;
+        private ChunkWriter current;
+
+        Splitter(Path todo, double perChunk) {
+            this.todo = todo;
+            this.perChunk = perChunk;
         }
-        return chunks;
+
+        void add(List<PlanEntry> unit) throws IOException {
+            PlanEntry.Range range = unit.get(0).range();
+            long unitBytes = range != null ? range.length() : unit.get(0).size();
+            if (current != null && range != null && current.lastSplit == range.file()) {
+                // Ranges of one file go to different chunks, so different workers copy them.
+                chunks.add(current.close());
+                current = null;
+            }
+            double weight = (range != null ? 1.0 / range.count() : unit.size()) / Math.max(1, entries)
+                    + (bytes == 0 ? 0 : (double) unitBytes / bytes);
+            if (current == null) {
+                current = new ChunkWriter(todo, chunks.size() + 1);
+            }
+            for (PlanEntry u : unit) {
+                current.add(u);
+            }
+            current.lastSplit = range != null ? range.file() : 0;
+            current.bytes += unitBytes;
+            total += weight;
+            if (total >= perChunk * (chunks.size() + 1) - 1e-12) {
+                chunks.add(current.close());
+                current = null;
+            }
+        }
+
+        List<Manifest.Chunk> end() throws IOException {
+            if (current != null) {
+                chunks.add(current.close());
+                current = null;
+            }
+            return chunks;
+        }
     }
 
     /** One chunk file being written, with its checksum (see {@link Manifest}). */
