@@ -462,7 +462,7 @@ public final class Planner {
                         addToPendingCount(1);
                         new DirTask(this, childName, childRel, -1, cs.dev(), cs.ino(), childExisted).fork();
                     } else {
-                        byte kind = type == Stat.S_IFREG ? PlanEntry.FILE : type == Stat.S_IFLNK ? PlanEntry.SYMLINK : PlanEntry.SPECIAL;
+                        byte kind = kind(cs.mode());
                         found.add(new PlanEntry(operand, childRel, kind, kind == PlanEntry.FILE ? cs.size() : 0, 0));
                         stats.add(cs);
                     }
@@ -490,7 +490,13 @@ public final class Planner {
     }
 
     private static byte kind(Stat st) {
-        return st.isRegular() ? PlanEntry.FILE : st.isSymlink() ? PlanEntry.SYMLINK : PlanEntry.SPECIAL;
+        return kind(st.mode());
+    }
+
+    /** The plan's kind of an entry of this {@code st_mode} (not a directory). */
+    private static byte kind(int mode) {
+        int type = mode & Stat.S_IFMT;
+        return type == Stat.S_IFREG ? PlanEntry.FILE : type == Stat.S_IFLNK ? PlanEntry.SYMLINK : PlanEntry.SPECIAL;
     }
 
     private void emit(PlanEntry e, Stat st, DataOutputStream list) throws IOException {
