@@ -470,7 +470,7 @@ public final class Planner {
                 synchronized (Planner.this) {
                     for (int i = 0; i < found.size(); i++) {
                         dev.cpx.spi.FileStatus cs = stats.get(i);
-                        emit(found.get(i), cs.nlink(), cs.dev(), cs.ino(), (cs.mode() & Stat.S_IFMT) == Stat.S_IFREG, list);
+                        emit(found.get(i), cs.nlink(), cs.dev(), cs.ino(), list);
                     }
                 }
             }
@@ -500,10 +500,11 @@ public final class Planner {
     }
 
     private void emit(PlanEntry e, Stat st, DataOutputStream list) throws IOException {
-        emit(e, st.nlink(), st.dev(), st.ino(), st.isRegular(), list);
+        emit(e, st.nlink(), st.dev(), st.ino(), list);
     }
 
-    private void emit(PlanEntry e, long nlink, long dev, long ino, boolean regular, DataOutputStream list) throws IOException {
+    /** Writes {@code e}, of an inode with these link count, device and number, to the listing (see the class's text). */
+    private void emit(PlanEntry e, long nlink, long dev, long ino, DataOutputStream list) throws IOException {
         entries++;
         if (links && nlink > 1 && e.name().length > 0) {
             List<PlanEntry> group = linked.computeIfAbsent(List.of(dev, ino), k -> new ArrayList<>(2));
@@ -514,7 +515,7 @@ public final class Planner {
             return;
         }
         bytes += e.size();
-        if (e.kind() == PlanEntry.FILE && regular && nlink == 1 && splitSize > 0 && e.size() > splitSize) {
+        if (e.kind() == PlanEntry.FILE && nlink == 1 && splitSize > 0 && e.size() > splitSize) {
             // A big file: ranges that different workers copy into one staging file (see SplitFiles).
             long id = ++splitFiles;
             int count = (int) Math.min(Integer.MAX_VALUE, (e.size() + splitSize - 1) / splitSize);
