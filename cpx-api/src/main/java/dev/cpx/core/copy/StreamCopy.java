@@ -31,7 +31,8 @@ final class StreamCopy {
      * @throws IOException when reading failed (or the copy was cancelled: {@link java.io.InterruptedIOException})
      */
     static long copy(FileChannel in, FileChannel out, CopyProgress progress) throws IOException {
-        ByteBuffer buffer = CopyBuffers.forFileSize(0);
+        // A device read as data can be large: the big buffer (a FIFO gives at most its 64 KiB at a time anyway).
+        ByteBuffer buffer = CopyBuffers.forFileSize(CopyBuffers.SIZE);
         long total = 0;
         while (true) {
             buffer.clear();

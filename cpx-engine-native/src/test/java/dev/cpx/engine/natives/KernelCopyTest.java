@@ -103,6 +103,20 @@ class KernelCopyTest {
         assertTrue(Files.readString(dst).contains(" / "), "has the root mount");
     }
 
+    /** Size 0 by stat, megabytes read: many passes of the read/write loop's small buffer, nothing lost. */
+    @Test
+    void readsAProcfsFileOfManyBuffers() throws IOException {
+        Path proc = Path.of("/proc/kallsyms");
+        Assumptions.assumeTrue(Files.isReadable(proc), "no /proc/kallsyms");
+        byte[] expected = Files.readAllBytes(proc);
+        Assumptions.assumeTrue(expected.length > 4 * dev.cpx.spi.support.CopyBuffers.SIZE, "a small kernel symbol table");
+        Path dst = dir.resolve("kallsyms");
+        try (FileChannel in = FileChannel.open(proc); FileChannel out = create(dst)) {
+            assertEquals(expected.length, engine.copy(CopyRequest.wholeFile(in, out, 0, SparseMode.AUTO, CopyProgress.NONE)));
+        }
+        org.junit.jupiter.api.Assertions.assertArrayEquals(expected, Files.readAllBytes(dst));
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"/proc/cpuinfo", "/proc/self/stat", "/proc/version"})
     void readsProcfsFilesWithAWrongSizeHint(String file) throws IOException {
