@@ -103,8 +103,9 @@ class ClusterFaultTest {
         List<Running> workers = new ArrayList<>();
         try {
             // Killed once it has started on the big files' ranges, at a random point after.
-            victim.awaitWhileRunning("a range copied", () -> Files.exists(dir.resolve("dst/huge/.one.cpx-ranges"))
-                    || Files.exists(dir.resolve("dst/huge/.two.cpx-ranges")));
+            // (Workers make a new tree under its staging name: the plan's finish renames it.)
+            victim.awaitWhileRunning("a range copied", () -> Files.exists(dir.resolve(".dst.cpx-plan/huge/.one.cpx-ranges"))
+                    || Files.exists(dir.resolve(".dst.cpx-plan/huge/.two.cpx-ranges")));
             Thread.sleep(random.nextInt(30));
             victim.signal("KILL");
             victim.result();
@@ -149,10 +150,10 @@ class ClusterFaultTest {
         String host = Files.readString(Path.of("/proc/sys/kernel/hostname")).trim().replaceAll("[^A-Za-z0-9.-]", "_");
         Files.move(dir.resolve("plan/todo/" + chunk),
                 dir.resolve("plan/claimed/" + chunk + "@" + host + "@" + gone.pid() + "@" + startMillis + "@1"));
-        Files.createDirectories(dir.resolve("dst/huge"));
+        Files.createDirectories(dir.resolve(".dst.cpx-plan/huge"));
         byte[] garbage = new byte[(12 << 20) + 4321];
         java.util.Arrays.fill(garbage, (byte) 0xA5);
-        Path staging = dir.resolve("dst/huge/.one.cpx-ranges");
+        Path staging = dir.resolve(".dst.cpx-plan/huge/.one.cpx-ranges");
         Files.write(staging, garbage);
         Files.setAttribute(staging, "unix:mode", 0600);
         Cli.Result work = Cli.cpx(dir, "--work=plan", "-j", "2");
@@ -161,10 +162,13 @@ class ClusterFaultTest {
         assertEquals(0, finish.exit(), finish::toString);
         Trees.assertSameTree(dir.resolve("gnu"), dir.resolve("dst"), ClusterTest.ALL);
         assertEquals(List.of(), ClusterTrees.partials(dir.resolve("dst")));
+        assertFalse(Files.exists(dir.resolve(".dst.cpx-plan")), "the tree renamed into place");
 
         // The last range's worker died between its mark and the rename: the complete file is still
         // under its staging name (same inode, so the marks name it), with the time of its writing.
+        // Finishing again completes it where the tree is now, under its final name.
         Path one = dir.resolve("dst/huge/one");
+        staging = dir.resolve("dst/huge/.one.cpx-ranges");
         Files.move(one, staging);
         Files.setAttribute(staging, "unix:mode", 0600);
         Files.setLastModifiedTime(staging, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis()));
@@ -188,13 +192,14 @@ class ClusterFaultTest {
         Files.move(dir.resolve("plan/todo/" + late), dir.resolve("late"));
         Cli.Result first = Cli.cpx(dir, "--work=plan");
         assertEquals(0, first.exit(), first::toString);
-        assertFalse(Files.exists(dir.resolve("dst/huge/one")), "named with a range missing");
+        assertFalse(Files.exists(dir.resolve("dst")), "a staged tree appears only when finished");
+        assertFalse(Files.exists(dir.resolve(".dst.cpx-plan/huge/one")), "named with a range missing");
         // The source changes; the last range is copied from the new version.
         Files.setLastModifiedTime(dir.resolve("src/huge/one"), java.nio.file.attribute.FileTime.fromMillis(1_500_000_000_000L));
         Files.move(dir.resolve("late"), dir.resolve("plan/todo/" + late));
         Cli.Result second = Cli.cpx(dir, "--work=plan");
         assertEquals(0, second.exit(), second::toString);
-        assertFalse(Files.exists(dir.resolve("dst/huge/one")), "named from two versions of its source");
+        assertFalse(Files.exists(dir.resolve(".dst.cpx-plan/huge/one")), "named from two versions of its source");
         Cli.Result finish = Cli.cpx(dir, "--finish=plan");
         assertEquals(1, finish.exit(), finish::toString);
         assertTrue(finish.err().contains("huge/one' is not complete: its ranges were copied from different versions of the source"),

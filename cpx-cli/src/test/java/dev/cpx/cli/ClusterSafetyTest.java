@@ -106,7 +106,7 @@ class ClusterSafetyTest {
         assertTrue(r.err().contains("refusing /etc/hostname in chunk 00000001: absolute name in plan"), r::toString);
         assertTrue(r.err().contains("refusing a/../../leak in chunk 00000001"), r::toString);
         assertFalse(Files.exists(dir.resolve("out/leak")));
-        assertEquals("hello\n", Files.readString(dir.resolve("out/dst/small.txt")));
+        assertEquals("hello\n", Files.readString(dir.resolve("out/.dst.cpx-plan/small.txt")));
     }
 
     private static void entry(DataOutputStream out, String name) throws Exception {
@@ -119,20 +119,71 @@ class ClusterSafetyTest {
         out.writeLong(0);
     }
 
+    /**
+     * A new destination tree is made under its staging name and appears under its own only when the
+     * finish step renames it, never replacing what got that name meanwhile; finishing again after the
+     * rename leaves the tree as it is.
+     */
+    @Test
+    void aNewTreeAppearsWholeAtTheFinishAndNeverReplacesWhatTookItsName() throws Exception {
+        plan();
+        assertEquals(0, Cli.cpx(dir, "--work=plan").exit());
+        assertFalse(Files.exists(dir.resolve("dst")), "no part of the copy under its name before the finish");
+        assertEquals("hello\n", Files.readString(dir.resolve(".dst.cpx-plan/small.txt")));
+        // Something took the name meanwhile: it is kept, the copy stays where it is, and finish says so.
+        Files.createDirectories(dir.resolve("dst"));
+        Cli.Result taken = Cli.cpx(dir, "--finish=plan");
+        assertEquals(1, taken.exit(), taken::toString);
+        assertTrue(taken.err().contains("cannot create directory '" + dir.resolve("dst") + "' (the copy is complete in '"
+                + dir.resolve(".dst.cpx-plan") + "'): File exists"), taken::toString);
+        try (var s = Files.list(dir.resolve("dst"))) {
+            assertEquals(0, s.count(), "what took the name is left as it was");
+        }
+        Files.delete(dir.resolve("dst"));
+        Cli.Result finish = Cli.cpx(dir, "--finish=plan");
+        assertEquals(0, finish.exit(), finish::toString);
+        assertFalse(Files.exists(dir.resolve(".dst.cpx-plan")));
+        Trees.assertSameTree(dir.resolve("src"), dir.resolve("dst"), ClusterTest.ALL);
+        Cli.Result again = Cli.cpx(dir, "--finish=plan");
+        assertEquals(0, again.exit(), again::toString);
+        assertFalse(Files.exists(dir.resolve(".dst.cpx-plan")), "not made again");
+        Trees.assertSameTree(dir.resolve("src"), dir.resolve("dst"), ClusterTest.ALL);
+    }
+
+    /** A link planted where the workers write (the staging tree of a new destination) is refused, never followed. */
     @Test
     void aSymbolicLinkInTheDestinationIsNotFollowed() throws Exception {
         plan();
-        Files.createDirectories(dir.resolve("dst"));
+        Files.createDirectories(dir.resolve(".dst.cpx-plan"));
         Files.createDirectories(dir.resolve("elsewhere"));
-        Files.createSymbolicLink(dir.resolve("dst/many"), Path.of("../elsewhere"));
+        Files.createSymbolicLink(dir.resolve(".dst.cpx-plan/many"), Path.of("../elsewhere"));
         Cli.Result r = Cli.cpx(dir, "--work=plan");
         assertEquals(1, r.exit(), r::toString);
-        assertTrue(r.err().contains("refusing to follow the symbolic link 'dst/many' in the destination")
-                || r.err().contains("refusing to follow the symbolic link '" + dir.resolve("dst/many") + "' in the destination"), r::toString);
+        assertTrue(r.err().contains("refusing to follow the symbolic link '" + dir.resolve(".dst.cpx-plan/many")
+                + "' in the destination"), r::toString);
         try (var s = Files.list(dir.resolve("elsewhere"))) {
             assertEquals(0, s.count(), "something was written through the link");
         }
-        assertEquals("hello\n", Files.readString(dir.resolve("dst/small.txt")));
+        assertEquals("hello\n", Files.readString(dir.resolve(".dst.cpx-plan/small.txt")));
+    }
+
+    /** The same into a destination that existed when planned (not staged: the workers write in it). */
+    @Test
+    void aSymbolicLinkInAnExistingDestinationIsNotFollowed() throws Exception {
+        Trees.generate(dir.resolve("src"));
+        Files.createDirectories(dir.resolve("dst/src"));
+        Cli.Result p = Cli.cpx(dir, "--plan=plan", "-a", "src", "dst");
+        assertEquals(0, p.exit(), p::toString);
+        Files.createDirectories(dir.resolve("elsewhere"));
+        Files.createSymbolicLink(dir.resolve("dst/src/many"), Path.of("../../elsewhere"));
+        Cli.Result r = Cli.cpx(dir, "--work=plan");
+        assertEquals(1, r.exit(), r::toString);
+        assertTrue(r.err().contains("refusing to follow the symbolic link '" + dir.resolve("dst/src/many")
+                + "' in the destination"), r::toString);
+        try (var s = Files.list(dir.resolve("elsewhere"))) {
+            assertEquals(0, s.count(), "something was written through the link");
+        }
+        assertEquals("hello\n", Files.readString(dir.resolve("dst/src/small.txt")));
     }
 
     /**
@@ -144,20 +195,20 @@ class ClusterSafetyTest {
         ClusterTrees.huge(dir.resolve("src"));
         Cli.Result p = Cli.cpx(dir, "--plan=plan", "--split-size=1M", "-a", "src", "dst");
         assertEquals(0, p.exit(), p::toString);
-        Files.createDirectories(dir.resolve("dst/huge"));
+        Files.createDirectories(dir.resolve(".dst.cpx-plan/huge"));
         Files.writeString(dir.resolve("victim"), "victim");
         Files.writeString(dir.resolve("victim2"), "victim2");
-        Files.createSymbolicLink(dir.resolve("dst/huge/.one.cpx-ranges"), dir.resolve("victim"));
-        Files.createLink(dir.resolve("dst/huge/.two.cpx-ranges"), dir.resolve("victim2"));
+        Files.createSymbolicLink(dir.resolve(".dst.cpx-plan/huge/.one.cpx-ranges"), dir.resolve("victim"));
+        Files.createLink(dir.resolve(".dst.cpx-plan/huge/.two.cpx-ranges"), dir.resolve("victim2"));
         Cli.Result r = Cli.cpx(dir, "--work=plan");
         assertEquals(1, r.exit(), r::toString);
-        assertTrue(r.err().contains("refusing '" + dir.resolve("dst/huge/.one.cpx-ranges")
+        assertTrue(r.err().contains("refusing '" + dir.resolve(".dst.cpx-plan/huge/.one.cpx-ranges")
                 + "': not a regular file of this user's with one name"), r::toString);
-        assertTrue(r.err().contains("refusing '" + dir.resolve("dst/huge/.two.cpx-ranges") + "'"), r::toString);
+        assertTrue(r.err().contains("refusing '" + dir.resolve(".dst.cpx-plan/huge/.two.cpx-ranges") + "'"), r::toString);
         assertEquals("victim", Files.readString(dir.resolve("victim")));
         assertEquals("victim2", Files.readString(dir.resolve("victim2")));
-        assertFalse(Files.exists(dir.resolve("dst/huge/one")) || Files.exists(dir.resolve("dst/huge/two")));
-        assertTrue(Files.exists(dir.resolve("dst/huge/linked")), "what is not split is copied");
+        assertFalse(Files.exists(dir.resolve(".dst.cpx-plan/huge/one")) || Files.exists(dir.resolve(".dst.cpx-plan/huge/two")));
+        assertTrue(Files.exists(dir.resolve(".dst.cpx-plan/huge/linked")), "what is not split is copied");
         Cli.Result finish = Cli.cpx(dir, "--finish=plan");
         assertEquals(1, finish.exit(), finish::toString);
         assertTrue(finish.err().contains("is not complete: 0 of 13 ranges copied"), finish::toString);

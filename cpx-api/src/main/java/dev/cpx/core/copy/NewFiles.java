@@ -21,6 +21,8 @@ final class NewFiles {
 
     private static final Set<OpenOption> CREATE_TEMP = Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE,
             StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS);
+    private static final Set<OpenOption> CREATE_STAGED = Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE,
+            StandardOpenOption.CREATE_NEW, LinkOption.NOFOLLOW_LINKS);
     private static final Set<OpenOption> CREATE_FINAL = Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW,
             LinkOption.NOFOLLOW_LINKS);
     private static final Set<OpenOption> CONTINUE_TEMP = Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE,
@@ -47,6 +49,17 @@ final class NewFiles {
      * given and the file is made unnamed.
      */
     NewFile create(Path target, Place place, int mode, boolean resumable) throws IOException {
+        return create(target, place, mode, resumable, false);
+    }
+
+    /**
+     * {@link #create(Path, Place, int, boolean)}; {@code staged}: {@code target} is in a tree made
+     * under a staging name (a plan's staged operand, reached by path), so it is made under its own name.
+     */
+    NewFile create(Path target, Place place, int mode, boolean resumable, boolean staged) throws IOException {
+        if (!resumable && staged && place == null) {
+            return new NewFile(effects, effects.open(target, CREATE_STAGED, mode), target, 0, true);
+        }
         if (!resumable && place != null && place.directories().staged()) {
             // Nothing in a staged tree is seen under its final path before the tree is complete: one
             // exclusive create under its own name, no naming after.

@@ -10,6 +10,11 @@ public enum Placement {
     NEW_PARENT,
     /** Inside a directory that existed: the destination may exist. */
     EXISTING_PARENT,
+    /**
+     * As {@link #EXISTING_PARENT}, in a tree made under a staging name (a plan's staged operand): the
+     * destination may exist, and a new file is made under its own name at once.
+     */
+    STAGED_PARENT,
     /** A command-line operand's destination. */
     OPERAND;
 

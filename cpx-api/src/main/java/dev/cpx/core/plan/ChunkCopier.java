@@ -123,7 +123,7 @@ public final class ChunkCopier {
                 }
                 Path target = target(e, dirs, counts, failures);
                 if (target != null) {
-                    items.add(new EntryList.Item(source(e), target, e.name().length == 0));
+                    items.add(new EntryList.Item(source(e), target, e.name().length == 0, plan.staged(e.operand())));
                     if (items.size() == SLICE) {
                         run(items, counts, failures, chunk);
                         items.clear();
@@ -235,12 +235,17 @@ public final class ChunkCopier {
     /** The target of name {@code name} below operand {@code operand}, its directories made as needed. */
     static Path target(PlanDirectory plan, int operand, byte[] name, SafeDirectories dirs)
             throws IOException, PlanNames.UnsafeName {
-        Path targetRoot = plan.target(operand);
+        return target(plan.target(operand), plan.targetFollowed(operand), name, dirs);
+    }
+
+    /** The target of name {@code name} below {@code targetRoot}, its directories made as needed. */
+    static Path target(Path targetRoot, boolean rootFollowed, byte[] name, SafeDirectories dirs)
+            throws IOException, PlanNames.UnsafeName {
         List<byte[]> parts = PlanNames.components(name);
         if (parts.isEmpty()) {
             return targetRoot;
         }
-        Path dir = dirs.ensure(targetRoot, plan.targetFollowed(operand), parts.subList(0, parts.size() - 1));
+        Path dir = dirs.ensure(targetRoot, rootFollowed, parts.subList(0, parts.size() - 1));
         return dir.resolve(PathBytes.path(parts.get(parts.size() - 1)));
     }
 

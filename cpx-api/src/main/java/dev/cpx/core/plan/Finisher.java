@@ -12,6 +12,7 @@ import dev.cpx.core.finish.Metadata;
 import dev.cpx.core.fs.Stat;
 import dev.cpx.core.run.Counters;
 import dev.cpx.core.run.Outcomes;
+import dev.cpx.spi.Descriptors;
 import dev.cpx.spi.PosixExtras;
 import dev.cpx.spi.support.PathBytes;
 import java.io.DataInputStream;
@@ -23,6 +24,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -78,6 +80,11 @@ public final class Finisher {
         if (notDone.isEmpty()) {
             reports.add(splitFiles(failures));
             directories(failures, counters);
+            for (int op = 0; op < plan.operands(); op++) {
+                if (plan.staged(op)) {
+                    publish(op, failures, counters);
+                }
+            }
         }
         long elapsed = System.nanoTime() - start;
         Path started = plan.root().resolve(PlanDirectory.STARTED);
@@ -104,7 +111,7 @@ public final class Finisher {
             for (SplitFiles.Split s = SplitFiles.read(in); s != null; s = SplitFiles.read(in)) {
                 Path target;
                 try {
-                    target = ChunkCopier.target(plan, s.operand(), s.name(), safe);
+                    target = ChunkCopier.target(root(s.operand()), plan.targetFollowed(s.operand()), s.name(), safe);
                 } catch (IOException | PlanNames.UnsafeName e) {
                     counts.incrementAndGet(SplitFiles.FAILS);
                     found.add(FileOutcome.failed(EntryKind.FILE, null, null, new Diagnostic("cannot complete "
@@ -117,6 +124,51 @@ public final class Finisher {
         failures.addAll(found);
         return new ChunkReport("finish", "finish", counts.get(0), 0, 0, 0, 0, counts.get(SplitFiles.FAILS),
                 System.nanoTime() - start, "", found);
+    }
+
+    /**
+     * Where the operand's copy is now: for a staged operand, its staging name until a finish renamed
+     * it to its target (then the target: finishing again does not make the staging name anew).
+     */
+    private Path root(int operand) {
+        Path at = plan.target(operand);
+        if (plan.staged(operand) && Stat.lstatOrNull(at) == null && Stat.lstatOrNull(plan.finalTarget(operand)) != null) {
+            return plan.finalTarget(operand);
+        }
+        return at;
+    }
+
+    /**
+     * Gives a staged operand's copy, complete now, its final name, never replacing what has that name
+     * ({@code renameat2(RENAME_NOREPLACE)}); one renamed by an earlier finish is left as it is.
+     */
+    private void publish(int operand, List<FileOutcome> failures, Counters counters) {
+        Path staging = plan.target(operand);
+        Path target = plan.finalTarget(operand);
+        if (Stat.lstatOrNull(staging) == null) {
+            return;
+        }
+        try {
+            Optional<Descriptors> d = extras == null ? Optional.empty() : extras.descriptors();
+            Path parent = target.getParent() == null ? Path.of(".") : target.getParent();
+            if (d.isPresent() && d.get().opensRelative()) {
+                int dir = d.get().openDirectoryToWrite(parent);
+                try {
+                    d.get().renameNoReplace(dir, PathBytes.of(staging.getFileName()), dir, PathBytes.of(target.getFileName()));
+                } finally {
+                    d.get().close(dir);
+                }
+            } else {
+                if (Stat.lstatOrNull(target) != null) {
+                    throw new java.nio.file.FileAlreadyExistsException(target.toString());
+                }
+                Files.move(staging, target, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            }
+        } catch (IOException x) {
+            counters.failed.increment();
+            failures.add(FileOutcome.failed(EntryKind.DIRECTORY, plan.source(operand), target, new Diagnostic(
+                    "cannot create directory {0} (the copy is complete in {1})", List.of(target, staging), Diagnostic.reasonOf(x))));
+        }
     }
 
     /** Every directory of the list, deepest first: made if missing, then given its attributes. */
@@ -142,7 +194,7 @@ public final class Finisher {
                 Path src = d.name().length == 0 ? sourceRoot : sourceRoot.resolve(PathBytes.path(d.name()));
                 Path dst;
                 try {
-                    dst = safe.ensure(plan.target(d.operand()), plan.targetFollowed(d.operand()), PlanNames.components(d.name()));
+                    dst = safe.ensure(root(d.operand()), plan.targetFollowed(d.operand()), PlanNames.components(d.name()));
                 } catch (IOException | PlanNames.UnsafeName e) {
                     outcomes.failed(EntryKind.DIRECTORY, src, null, new Diagnostic("cannot make directory for "
                             + PlanNames.show(d.name()), List.of(), e.getMessage()));

@@ -2,6 +2,7 @@ package dev.cpx.core.plan;
 
 import dev.cpx.api.CopyOptions;
 import dev.cpx.core.fs.Stat;
+import dev.cpx.core.fs.TempNames;
 import dev.cpx.spi.support.PathBytes;
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,7 +21,7 @@ import java.util.Properties;
 /**
  * The plan directory every node sees, and what it holds:
  * <pre>
- * plan.properties  the options, operands and targets, written first
+ * plan.properties  the options, operands and targets (and which are staged), written first
  * dirs             the directories, deepest first (each after everything below it)
  * todo/N           chunks not claimed yet
  * claimed/N@WHO    chunks being copied; WHO is host@pid@start@n, the lease is the file's ctime
@@ -47,8 +48,14 @@ public final class PlanDirectory {
     static final String RANGES = "ranges";
     /** The directories of a plan, made by the planner. */
     static final List<String> PARTS = List.of(TODO, CLAIMED, DONE, REPORTS, RANGES);
-    /** 2: big files split into ranges ({@link #SPLITS}, {@link #RANGES}). */
-    static final int VERSION = 3;
+    /**
+     * 2: big files split into ranges ({@link #SPLITS}, {@link #RANGES}); 3: CRC-32C chunk checksums;
+     * 4: new directory operands staged ({@link #staged}), which a worker of an earlier version would
+     * copy under their final names.
+     */
+    static final int VERSION = 4;
+    /** Suffix of a staged operand's copy while the plan is being carried out: {@code .NAME.cpx-plan}. */
+    static final String STAGING = ".cpx-plan";
 
     private final Path root;
     private final Properties properties;
@@ -168,13 +175,30 @@ public final class PlanDirectory {
         return bytesPath(properties.getProperty("source." + operand));
     }
 
+    /** Where the workers make the operand's copy: its staging name when it is {@link #staged}, else its target. */
     Path target(int operand) {
+        Path target = finalTarget(operand);
+        return staged(operand) ? TempNames.of(target, STAGING) : target;
+    }
+
+    /** The operand's copy's final name (the destination, or a name in it). */
+    Path finalTarget(int operand) {
         return bytesPath(properties.getProperty("target." + operand));
+    }
+
+    /**
+     * Whether the operand is a new directory tree made under its staging name ({@code .NAME.cpx-plan}
+     * next to its target) and renamed to its target by the finish step once every chunk is done:
+     * then nothing under the target's name is ever incomplete, and the workers write each file under
+     * its own name at once (one exclusive create) instead of unnamed and linked.
+     */
+    boolean staged(int operand) {
+        return Boolean.parseBoolean(properties.getProperty("staged." + operand));
     }
 
     /** Whether the operand's target is the destination operand itself, which may be a symbolic link to a directory. */
     boolean targetFollowed(int operand) {
-        return Boolean.parseBoolean(properties.getProperty("targetFollowed." + operand));
+        return !staged(operand) && Boolean.parseBoolean(properties.getProperty("targetFollowed." + operand));
     }
 
     /** The planner's umask, for the modes of directories the copy makes. */

@@ -8,6 +8,7 @@ import dev.cpx.api.Dereference;
 import dev.cpx.api.OverwritePolicy;
 import dev.cpx.api.TargetMode;
 import dev.cpx.core.fs.Stat;
+import dev.cpx.core.fs.TempNames;
 import dev.cpx.core.fs.Umask;
 import dev.cpx.core.walk.Excludes;
 import dev.cpx.spi.support.PathBytes;
@@ -135,6 +136,7 @@ public final class Planner {
             p.setProperty("source." + i, PlanDirectory.base64(sources.get(i).toAbsolutePath()));
             p.setProperty("target." + i, PlanDirectory.base64(targets.get(i).toAbsolutePath()));
             p.setProperty("targetFollowed." + i, Boolean.toString(targets.get(i).equals(destination)));
+            p.setProperty("staged." + i, Boolean.toString(stages(sources.get(i), targets.get(i))));
         }
         OptionsCodec.write(options, p);
         PlanDirectory.writeAtomically(planDir.resolve(PlanDirectory.PROPERTIES),
@@ -185,6 +187,21 @@ public final class Planner {
             Files.createDirectory(planDir.resolve(d));
             Files.setAttribute(planDir.resolve(d), "unix:mode", 0700);
         }
+    }
+
+    /**
+     * Whether the copy of this operand is staged ({@link PlanDirectory#staged}): a directory copied as
+     * data into a new tree, whose target and staging name are both free now. Not with {@code --parents}
+     * (its copies go into directories made on the way), as on one machine.
+     */
+    private boolean stages(Path source, Path target) {
+        if (options.mode() != CopyMode.DATA || options.parents() || !options.recursive() || options.dryRun()) {
+            return false;
+        }
+        boolean followOperand = options.effectiveDereference() != Dereference.NEVER || PathBytes.hasTrailingSlash(source);
+        Stat st = followOperand ? Stat.statOrNull(source) : Stat.lstatOrNull(source);
+        return st != null && st.isDirectory() && Stat.lstatOrNull(target) == null
+                && Stat.lstatOrNull(TempNames.of(target, PlanDirectory.STAGING)) == null;
     }
 
     /** Where each operand goes, by GNU cp's reading of the destination operand. */

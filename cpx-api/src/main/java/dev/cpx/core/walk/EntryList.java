@@ -23,10 +23,11 @@ import java.util.List;
 public final class EntryList extends Task {
 
     /**
-     * One entry: its source, its copy's name (in a directory that exists), and whether it is a
-     * command-line operand itself (looked at through a symbolic link as an operand is).
+     * One entry: its source, its copy's name (in a directory that exists), whether it is a
+     * command-line operand itself (looked at through a symbolic link as an operand is), and whether
+     * its copy is in a tree made under a staging name ({@link Placement#STAGED_PARENT}).
      */
-    public record Item(Path source, Path target, boolean operand) {
+    public record Item(Path source, Path target, boolean operand, boolean staged) {
     }
 
     private final RunContext context;
@@ -59,7 +60,8 @@ public final class EntryList extends Task {
                         Diagnostic.of("cannot stat {0}", item.source(), Diagnostic.reasonOf(e)));
                 continue;
             }
-            Placement placement = item.operand() ? Placement.OPERAND : Placement.EXISTING_PARENT;
+            Placement placement = item.operand() ? Placement.OPERAND
+                    : item.staged() ? Placement.STAGED_PARENT : Placement.EXISTING_PARENT;
             dispatch.entry(this, InsertionOrder.IMMEDIATE, 0, new Entry(item.source(), item.target(), st, placement), null);
         }
     }
