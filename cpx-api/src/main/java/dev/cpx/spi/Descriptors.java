@@ -120,6 +120,22 @@ public interface Descriptors {
     /** The attributes of {@code name} in {@code directory}, of a symbolic link itself ({@code fstatat(AT_SYMLINK_NOFOLLOW)}). */
     FileStatus status(int directory, byte[] name) throws IOException;
 
+    /**
+     * {@link #status(int, byte[])}, or null when nothing has that name ({@code ENOENT}), without an
+     * exception then: for looking whether a destination is there, where "not there" is the common
+     * answer and an exception per file costs more than the call. Any other failure is thrown.
+     * {@code directory} may be {@code AT_FDCWD} with a whole path as {@code name}.
+     *
+     * @since 0.3.0
+     */
+    default FileStatus statusIfThere(int directory, byte[] name) throws IOException {
+        try {
+            return status(directory, name);
+        } catch (java.nio.file.NoSuchFileException e) {
+            return null;
+        }
+    }
+
     /** {@code mkdirat}: a directory {@code name} in {@code directory} with these permission bits (the umask applies). */
     void makeDirectory(int directory, byte[] name, int mode) throws IOException;
 

@@ -214,6 +214,12 @@ public final class Destinations {
         @Override
         public DestinationCheck.Looked destination(boolean followLinks) {
             try {
+                if (!followLinks) {
+                    // The common answer, "nothing there", without an exception.
+                    Stat there = context.anchors().lstatIfThere(e.target());
+                    return there != null ? DestinationCheck.Looked.of(there)
+                            : DestinationCheck.Looked.failed(DestinationCheck.Errno.ENOENT, "No such file or directory");
+                }
                 return DestinationCheck.Looked.of(context.anchors().stat(e.target(), followLinks));
             } catch (IOException x) {
                 String reason = Diagnostic.reasonOf(x);

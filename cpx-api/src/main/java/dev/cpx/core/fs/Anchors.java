@@ -175,10 +175,37 @@ public final class Anchors {
     /** {@code lstat} of {@code path} reached as {@link #at} reaches it, or null when it fails. */
     public Stat lstatOrNull(Path path) {
         try {
-            return stat(path, false);
+            return descriptors != null ? lstatIfThere(path) : stat(path, false);
         } catch (IOException e) {
             return null;
         }
+    }
+
+    /**
+     * {@code lstat} of {@code path} reached as {@link #at} reaches it; null when nothing is there
+     * ({@code ENOENT}), answered without an exception where descriptors are (one {@code statx}: what a
+     * copy into an existing tree, or a plan's worker, asks of each destination). Other failures throw.
+     */
+    public Stat lstatIfThere(Path path) throws IOException {
+        if (descriptors == null) {
+            try {
+                return stat(path, false);
+            } catch (java.nio.file.NoSuchFileException e) {
+                return null;
+            }
+        }
+        dev.cpx.spi.FileStatus s;
+        Held h = heldParent(path);
+        if (h == null) {
+            s = descriptors.statusIfThere(dev.cpx.spi.support.Fcntl.AT_FDCWD, PathBytes.of(unstaged(path)));
+        } else {
+            try {
+                s = descriptors.statusIfThere(h.fd(), PathBytes.of(path.getFileName()));
+            } finally {
+                h.pair().release();
+            }
+        }
+        return s == null ? null : Stat.of(s);
     }
 
     /** {@code stat} of {@code path} reached as {@link #at} reaches it, or null when it fails. */

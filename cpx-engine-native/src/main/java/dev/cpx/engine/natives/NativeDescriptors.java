@@ -174,6 +174,24 @@ final class NativeDescriptors implements Descriptors {
     }
 
     @Override
+    public FileStatus statusIfThere(int directory, byte[] name) throws IOException {
+        Buffers buffers = BUFFERS.get();
+        ByteBuffer b = buffers.statx;
+        long c = buffers.name(name);
+        int flags = Fcntl.AT_SYMLINK_NOFOLLOW | Statx.SYNC_AS_STAT;
+        int r = c != 0 ? LibCBuffers.statx(directory, c, flags, Statx.BASIC_STATS, buffers.statxAddress)
+                : LibCAt.statx(directory, cName(name), flags, Statx.BASIC_STATS, b);
+        if (r != 0) {
+            int errno = LibC.errno();
+            if (errno == Errno.ENOENT) {
+                return null;
+            }
+            throw Errno.forName(errno, name);
+        }
+        return Statx.status(b);
+    }
+
+    @Override
     public void makeDirectory(int directory, byte[] name, int mode) throws IOException {
         long c = BUFFERS.get().name(name);
         int r = c != 0 ? LibCBuffers.mkdirat(directory, c, mode & 07777) : LibCAt.mkdirat(directory, cName(name), mode & 07777);

@@ -110,6 +110,27 @@ class NativeDescriptorsTest {
         }
     }
 
+    /** "Is anything there?": null for nothing (no exception), the entry's own attributes, other failures thrown. */
+    @Test
+    void statusIfThereAnswersNothingThereWithNull() throws Exception {
+        Files.write(dir.resolve("f"), new byte[10]);
+        Files.createSymbolicLink(dir.resolve("dangling"), Path.of("nowhere"));
+        byte[] f = "f".getBytes(StandardCharsets.US_ASCII);
+        int dfd = d.openDirectory(dir);
+        try {
+            assertEquals(null, d.statusIfThere(dfd, "missing".getBytes(StandardCharsets.US_ASCII)));
+            assertEquals(d.status(dfd, f).ino(), d.statusIfThere(dfd, f).ino());
+            assertEquals(0120000, d.statusIfThere(dfd, "dangling".getBytes(StandardCharsets.US_ASCII)).mode() & 0170000,
+                    "the link itself");
+            assertEquals(d.status(dfd, f).ino(), d.statusIfThere(dev.cpx.spi.support.Fcntl.AT_FDCWD,
+                    PathBytes.of(dir.resolve("f"))).ino(), "a whole path from the working directory");
+            IOException notDir = assertThrows(IOException.class, () -> d.statusIfThere(dfd, "f/x".getBytes(StandardCharsets.US_ASCII)));
+            assertEquals("Not a directory", dev.cpx.api.Diagnostic.reasonOf(notDir));
+        } finally {
+            d.close(dfd);
+        }
+    }
+
     @Test
     void opensNeitherThroughALinkNorWaitingOnAFifo() throws Exception {
         Files.writeString(dir.resolve("file"), "x");
