@@ -136,6 +136,37 @@ public interface Descriptors {
         }
     }
 
+    /**
+     * {@code fchown}: the owner and group of an open file at once; false where this implementation
+     * cannot (the caller then changes them by path, as before).
+     *
+     * @since 0.3.0
+     */
+    default boolean changeOwner(int fd, int uid, int gid) throws IOException {
+        return false;
+    }
+
+    /**
+     * {@code fchmod}: the permission bits (set-uid, set-gid and sticky included) of an open file;
+     * false where this implementation cannot.
+     *
+     * @since 0.3.0
+     */
+    default boolean changeMode(int fd, int mode) throws IOException {
+        return false;
+    }
+
+    /**
+     * {@code futimens}: the access and modification times of an open file, to the nanosecond; false
+     * where this implementation cannot.
+     *
+     * @since 0.3.0
+     */
+    default boolean changeTimes(int fd, java.nio.file.attribute.FileTime lastAccess, java.nio.file.attribute.FileTime lastModified)
+            throws IOException {
+        return false;
+    }
+
     /** {@code mkdirat}: a directory {@code name} in {@code directory} with these permission bits (the umask applies). */
     void makeDirectory(int directory, byte[] name, int mode) throws IOException;
 

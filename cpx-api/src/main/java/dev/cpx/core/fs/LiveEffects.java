@@ -95,8 +95,34 @@ final class LiveEffects implements Effects {
      * One {@code utimensat} through the native extras (the JDK's own {@code setTimes} opens the file,
      * where a FIFO would block forever, and loses nanoseconds on links on JDK 17).
      */
+    /**
+     * The descriptor a path {@code /proc/self/fd/N} names (what cpx reaches its own open files by: a
+     * new file unnamed or staged, a directory at its end), or -1 for any other path or without
+     * descriptor calls. Through it owner, mode and times are set by {@code fchown}, {@code fchmod},
+     * {@code futimens}: no path for the kernel to resolve through procfs, one call for owner and group.
+     */
+    private int ownDescriptor(Path path) {
+        if (descriptors == null || path.getNameCount() != 4 || !path.startsWith(PROC_SELF_FD)) {
+            return -1;
+        }
+        Path n = path.getFileName();
+        int fd = 0;
+        // The number cpx wrote: ASCII digits.
+        for (byte b : dev.cpx.spi.support.PathBytes.of(n)) {
+            if (b < '0' || b > '9' || fd > 100_000_000) {
+                return -1;
+            }
+            fd = fd * 10 + (b - '0');
+        }
+        return fd;
+    }
+
     @Override
     public void setTimes(Path path, FileTime atime, FileTime mtime, boolean follow) throws IOException {
+        int fd = follow ? ownDescriptor(path) : -1;
+        if (fd >= 0 && descriptors.changeTimes(fd, atime, mtime)) {
+            return;
+        }
         reach(path, follow, p -> {
             extras.setTimes(p, atime, mtime, follow);
             return null;
@@ -105,6 +131,10 @@ final class LiveEffects implements Effects {
 
     @Override
     public void setOwner(Path path, int uid, int gid, boolean follow) throws IOException {
+        int fd = follow ? ownDescriptor(path) : -1;
+        if (fd >= 0 && descriptors.changeOwner(fd, uid, gid)) {
+            return;
+        }
         reach(path, follow, p -> {
             Files.setAttribute(p, "unix:uid", uid, Links.options(follow));
             return Files.setAttribute(p, "unix:gid", gid, Links.options(follow));
@@ -113,6 +143,10 @@ final class LiveEffects implements Effects {
 
     @Override
     public void setGroup(Path path, int gid, boolean follow) throws IOException {
+        int fd = follow ? ownDescriptor(path) : -1;
+        if (fd >= 0 && descriptors.changeOwner(fd, -1, gid)) {
+            return;
+        }
         reach(path, follow, p -> Files.setAttribute(p, "unix:gid", gid, Links.options(follow)));
     }
 
@@ -121,7 +155,10 @@ final class LiveEffects implements Effects {
         if (path.startsWith(PROC_SELF_FD)) {
             // A descriptor's own path (a directory's at its end, a new file's): nothing to pin, and no
             // lambda to link on every directory's path.
-            Files.setAttribute(path, "unix:mode", mode);
+            int fd = ownDescriptor(path);
+            if (fd < 0 || !descriptors.changeMode(fd, mode)) {
+                Files.setAttribute(path, "unix:mode", mode);
+            }
             return;
         }
         anchors.pinned(path, p -> Files.setAttribute(p, "unix:mode", mode));

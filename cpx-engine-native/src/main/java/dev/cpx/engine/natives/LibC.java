@@ -69,6 +69,12 @@ final class LibC {
 
     static native int utimensat(int dirFd, byte[] path, long[] times, int flags);
 
+    static native int futimens(int fd, long[] times);
+
+    static native int fchown(int fd, int uid, int gid);
+
+    static native int fchmod(int fd, int mode);
+
     static native long listxattr(byte[] path, byte[] list, long size);
 
     static native long llistxattr(byte[] path, byte[] list, long size);

@@ -9,6 +9,7 @@ import dev.cpx.spi.support.Errno;
 import dev.cpx.spi.support.Fcntl;
 import dev.cpx.spi.support.PathBytes;
 import dev.cpx.spi.support.Statx;
+import dev.cpx.spi.support.Timespecs;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -189,6 +190,39 @@ final class NativeDescriptors implements Descriptors {
             throw Errno.forName(errno, name);
         }
         return Statx.status(b);
+    }
+
+    /** False for a descriptor that cannot change its file ({@code O_PATH}: EBADF), so the caller goes by path; else the error. */
+    private static boolean notThroughDescriptor(int errno, int fd) throws IOException {
+        if (errno == Errno.EBADF) {
+            return false;
+        }
+        throw Errno.forPath(errno, Path.of("/proc/self/fd/" + fd));
+    }
+
+    @Override
+    public boolean changeOwner(int fd, int uid, int gid) throws IOException {
+        if (LibC.fchown(fd, uid, gid) != 0) {
+            return notThroughDescriptor(LibC.errno(), fd);
+        }
+        return true;
+    }
+
+    @Override
+    public boolean changeMode(int fd, int mode) throws IOException {
+        if (LibC.fchmod(fd, mode & 07777) != 0) {
+            return notThroughDescriptor(LibC.errno(), fd);
+        }
+        return true;
+    }
+
+    @Override
+    public boolean changeTimes(int fd, java.nio.file.attribute.FileTime lastAccess, java.nio.file.attribute.FileTime lastModified)
+            throws IOException {
+        if (LibC.futimens(fd, Timespecs.of(lastAccess, lastModified)) != 0) {
+            return notThroughDescriptor(LibC.errno(), fd);
+        }
+        return true;
     }
 
     @Override
