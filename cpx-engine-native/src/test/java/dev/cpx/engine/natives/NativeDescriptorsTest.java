@@ -110,6 +110,34 @@ class NativeDescriptorsTest {
         }
     }
 
+    /** Owner, mode and times set through an open file; a descriptor that cannot (O_PATH) says so with false. */
+    @Test
+    void changesAttributesThroughADescriptorOrSaysItCannot() throws Exception {
+        Path f = Files.write(dir.resolve("f"), new byte[10]);
+        int dfd = d.openDirectory(dir);
+        int fd = d.openFile(dfd, "f".getBytes(StandardCharsets.US_ASCII));
+        int opath = d.openDirectoryToWrite(dir);
+        try {
+            int uid = (Integer) Files.getAttribute(f, "unix:uid");
+            assertTrue(d.changeOwner(fd, uid, 0));
+            assertEquals(0, Files.getAttribute(f, "unix:gid"));
+            assertTrue(d.changeMode(fd, 04751));
+            assertEquals(04751, (Integer) Files.getAttribute(f, "unix:mode") & 07777);
+            assertTrue(d.changeTimes(fd, FileTime.from(1_600_000_000_111_222_333L, TimeUnit.NANOSECONDS),
+                    FileTime.from(1_700_000_000_123_456_789L, TimeUnit.NANOSECONDS)));
+            assertEquals(1_700_000_000_123_456_789L, Files.getLastModifiedTime(f).to(TimeUnit.NANOSECONDS));
+            assertEquals(1_600_000_000_111_222_333L,
+                    ((FileTime) Files.getAttribute(f, "lastAccessTime")).to(TimeUnit.NANOSECONDS));
+            assertFalse(d.changeMode(opath, 0700), "O_PATH: by path instead");
+            assertFalse(d.changeOwner(opath, uid, 0));
+            assertFalse(d.changeTimes(opath, FileTime.fromMillis(0), FileTime.fromMillis(0)));
+        } finally {
+            d.close(opath);
+            d.close(fd);
+            d.close(dfd);
+        }
+    }
+
     /** "Is anything there?": null for nothing (no exception), the entry's own attributes, other failures thrown. */
     @Test
     void statusIfThereAnswersNothingThereWithNull() throws Exception {
