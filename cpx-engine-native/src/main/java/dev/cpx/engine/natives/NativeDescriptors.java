@@ -162,16 +162,11 @@ final class NativeDescriptors implements Descriptors {
 
     @Override
     public FileStatus status(int directory, byte[] name) throws IOException {
-        Buffers buffers = BUFFERS.get();
-        ByteBuffer b = buffers.statx;
-        long c = buffers.name(name);
-        int flags = Fcntl.AT_SYMLINK_NOFOLLOW | Statx.SYNC_AS_STAT;
-        int r = c != 0 ? LibCBuffers.statx(directory, c, flags, Statx.BASIC_STATS, buffers.statxAddress)
-                : LibCAt.statx(directory, cName(name), flags, Statx.BASIC_STATS, b);
-        if (r != 0) {
-            throw Errno.forName(LibC.errno(), name);
+        FileStatus s = statusIfThere(directory, name);
+        if (s == null) {
+            throw Errno.forName(Errno.ENOENT, name);
         }
-        return Statx.status(b);
+        return s;
     }
 
     @Override
