@@ -38,23 +38,10 @@ final class NewFiles {
 
     /**
      * Opens a new file that will become {@code target}, with permission bits {@code mode} (the umask
-     * applies). Named when {@code resumable} or when the file system has no unnamed files.
-     */
-    NewFile create(Path target, int mode, boolean resumable) throws IOException {
-        return create(target, null, mode, resumable);
-    }
-
-    /**
-     * {@link #create(Path, int, boolean)}, made relative to {@code place}'s open directory when it is
-     * given and the file is made unnamed.
-     */
-    NewFile create(Path target, Place place, int mode, boolean resumable) throws IOException {
-        return create(target, place, mode, resumable, false);
-    }
-
-    /**
-     * {@link #create(Path, Place, int, boolean)}; {@code staged}: {@code target} is in a tree made
-     * under a staging name (a plan's staged operand, reached by path), so it is made under its own name.
+     * applies). Named when {@code resumable} or when the file system has no unnamed files; made
+     * relative to {@code place}'s open directory when it is given and the file is made unnamed;
+     * {@code staged}: {@code target} is in a tree made under a staging name (a plan's staged operand,
+     * reached by path), so it is made under its own name.
      */
     NewFile create(Path target, Place place, int mode, boolean resumable, boolean staged) throws IOException {
         if (!resumable && staged && place == null) {

@@ -175,7 +175,7 @@ public final class Anchors {
     /** {@code lstat} of {@code path} reached as {@link #at} reaches it, or null when it fails. */
     public Stat lstatOrNull(Path path) {
         try {
-            return descriptors != null ? lstatIfThere(path) : stat(path, false);
+            return lstatIfThere(path);
         } catch (IOException e) {
             return null;
         }

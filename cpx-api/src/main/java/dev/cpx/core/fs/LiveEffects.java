@@ -92,10 +92,6 @@ final class LiveEffects implements Effects {
     }
 
     /**
-     * One {@code utimensat} through the native extras (the JDK's own {@code setTimes} opens the file,
-     * where a FIFO would block forever, and loses nanoseconds on links on JDK 17).
-     */
-    /**
      * The descriptor a path {@code /proc/self/fd/N} names (what cpx reaches its own open files by: a
      * new file unnamed or staged, a directory at its end), or -1 for any other path or without
      * descriptor calls. Through it owner, mode and times are set by {@code fchown}, {@code fchmod},
@@ -117,6 +113,10 @@ final class LiveEffects implements Effects {
         return fd;
     }
 
+    /**
+     * One {@code utimensat} through the native extras (the JDK's own {@code setTimes} opens the file,
+     * where a FIFO would block forever, and loses nanoseconds on links on JDK 17).
+     */
     @Override
     public void setTimes(Path path, FileTime atime, FileTime mtime, boolean follow) throws IOException {
         int fd = follow ? ownDescriptor(path) : -1;

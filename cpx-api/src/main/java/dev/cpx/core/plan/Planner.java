@@ -198,10 +198,14 @@ public final class Planner {
         if (options.mode() != CopyMode.DATA || options.parents() || !options.recursive() || options.dryRun()) {
             return false;
         }
-        boolean followOperand = options.effectiveDereference() != Dereference.NEVER || PathBytes.hasTrailingSlash(source);
-        Stat st = followOperand ? Stat.statOrNull(source) : Stat.lstatOrNull(source);
+        Stat st = followsOperand(source) ? Stat.statOrNull(source) : Stat.lstatOrNull(source);
         return st != null && st.isDirectory() && Stat.lstatOrNull(target) == null
                 && Stat.lstatOrNull(TempNames.of(target, PlanDirectory.STAGING)) == null;
+    }
+
+    /** Whether the operand {@code source} is looked at through a symbolic link, as GNU cp looks at an operand. */
+    private boolean followsOperand(Path source) {
+        return options.effectiveDereference() != Dereference.NEVER || PathBytes.hasTrailingSlash(source);
     }
 
     /** Where each operand goes, by GNU cp's reading of the destination operand. */
@@ -244,7 +248,7 @@ public final class Planner {
 
     private void walkOperand(int operand, Path source, Path target, DataOutputStream list, DataOutputStream dirs) throws IOException {
         Dereference deref = options.effectiveDereference();
-        boolean followOperand = deref != Dereference.NEVER || PathBytes.hasTrailingSlash(source);
+        boolean followOperand = followsOperand(source);
         boolean followInside = deref == Dereference.ALWAYS;
         Stat st;
         try {
