@@ -19,6 +19,7 @@ import dev.cpx.core.plan.Planner;
 import dev.cpx.core.plan.Worker;
 import dev.cpx.spi.PosixExtras;
 import java.io.IOException;
+import dev.cpx.core.run.Workers;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,15 +47,20 @@ public final class Plans {
 
     /**
      * Claims and copies chunks until none is left, each in one run of the scheduler over its entries
-     * ({@link Scheduler#startEntries}) with {@code cpx}'s engines.
+     * ({@link Scheduler#startEntries}) with {@code cpx}'s engines, all on the same worker threads.
      */
     public static CopyPlan.WorkDone work(Path directory, Cpx cpx, int jobs, Consumer<String> log)
             throws IOException, InterruptedException {
         PosixExtras extras = cpx.engines().extras().orElse(PosixExtras.none());
+        Workers[] workers = new Workers[1];
         ChunkCopier.Runs runs = new ChunkCopier.Runs() {
             @Override
             public CopyJob start(List<EntryList.Item> entries, CopyOptions options, CopyListener listener) throws Exception {
-                return Scheduler.startEntries(entries, options, engine(options), extras, listener);
+                if (workers[0] == null) {
+                    // (Every run of a worker has the same options: the plan's, with the worker's -j.)
+                    workers[0] = new Workers(options.jobs(), options.maxJobs());
+                }
+                return Scheduler.startEntries(entries, options, engine(options), extras, listener, workers[0]);
             }
 
             @Override
@@ -71,7 +77,14 @@ public final class Plans {
                 return extras;
             }
         };
-        Worker.Result r = new Worker(PlanDirectory.open(directory), runs, jobs, log).run();
+        Worker.Result r;
+        try {
+            r = new Worker(PlanDirectory.open(directory), runs, jobs, log).run();
+        } finally {
+            if (workers[0] != null) {
+                workers[0].close();
+            }
+        }
         List<FileOutcome> failures = new ArrayList<>();
         r.chunks().forEach(c -> failures.addAll(c.failures()));
         CopySummary s = ChunkReport.sum(r.chunks(), 0, 0, Duration.ofNanos(r.nanos()));

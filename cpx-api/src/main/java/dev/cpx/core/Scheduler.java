@@ -6,6 +6,7 @@ import dev.cpx.api.CopyOptions;
 import dev.cpx.spi.CopyEngine;
 import dev.cpx.spi.PosixExtras;
 import dev.cpx.core.run.CopyRun;
+import dev.cpx.core.run.Workers;
 import dev.cpx.core.walk.EntryList;
 import dev.cpx.core.walk.Walk;
 import java.nio.file.Path;
@@ -33,10 +34,12 @@ public final class Scheduler {
      * Starts copying each of {@code entries} (a non-directory to the target given with it, in a
      * directory that exists) in the background, as one run with {@code options}: what a plan's worker
      * copies of a chunk. GNU's rules apply to each entry as to one met inside a directory that
-     * existed; nothing is walked and no operand is read.
+     * existed; nothing is walked and no operand is read. The run is copied by {@code workers}, which
+     * it leaves running for the next.
      */
     public static CopyJob startEntries(List<EntryList.Item> entries, CopyOptions options, CopyEngine engine,
-            PosixExtras extras, CopyListener listener) {
-        return CopyRun.start(options, engine, extras, listener, (context, end) -> Walk.entries(context, entries, end));
+            PosixExtras extras, CopyListener listener, Workers workers) {
+        return CopyRun.start(options, engine, extras, listener, (context, end) -> Walk.entries(context, entries, end),
+                workers);
     }
 }

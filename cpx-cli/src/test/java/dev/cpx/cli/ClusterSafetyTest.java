@@ -167,6 +167,27 @@ class ClusterSafetyTest {
         assertEquals("hello\n", Files.readString(dir.resolve(".dst.cpx-plan/small.txt")));
     }
 
+    /**
+     * A planned file that is a symbolic link by the time a worker copies it (the source changed, or
+     * someone swapped it) is copied as the link it now is: opened without following it, never read
+     * through it.
+     */
+    @Test
+    void aFileSwappedForALinkAfterPlanningIsNotFollowed() throws Exception {
+        plan();
+        Files.writeString(dir.resolve("secret"), "secret\n");
+        Files.delete(dir.resolve("src/small.txt"));
+        Files.createSymbolicLink(dir.resolve("src/small.txt"), dir.resolve("secret"));
+        Cli.Result r = Cli.cpx(dir, "--work=plan");
+        assertEquals(0, r.exit(), r::toString);
+        Path copy = dir.resolve(".dst.cpx-plan/small.txt");
+        assertTrue(Files.isSymbolicLink(copy), "copied as what it is now: a link");
+        assertEquals(dir.resolve("secret"), Files.readSymbolicLink(copy));
+        Cli.Result finish = Cli.cpx(dir, "--finish=plan");
+        assertEquals(0, finish.exit(), finish::toString);
+        assertTrue(Files.isSymbolicLink(dir.resolve("dst/small.txt")));
+    }
+
     /** The same into a destination that existed when planned (not staged: the workers write in it). */
     @Test
     void aSymbolicLinkInAnExistingDestinationIsNotFollowed() throws Exception {

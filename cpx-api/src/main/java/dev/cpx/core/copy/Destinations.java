@@ -214,13 +214,14 @@ public final class Destinations {
         @Override
         public DestinationCheck.Looked destination(boolean followLinks) {
             try {
-                if (!followLinks) {
-                    // The common answer, "nothing there", without an exception.
-                    Stat there = context.anchors().lstatIfThere(e.target());
-                    return there != null ? DestinationCheck.Looked.of(there)
-                            : DestinationCheck.Looked.failed(DestinationCheck.Errno.ENOENT, "No such file or directory");
+                // The common answer, "nothing there", without an exception; what is there is followed
+                // only where it is a symbolic link (for anything else stat and lstat agree).
+                Stat there = context.anchors().lstatIfThere(e.target());
+                if (there == null) {
+                    return DestinationCheck.Looked.failed(DestinationCheck.Errno.ENOENT, "No such file or directory");
                 }
-                return DestinationCheck.Looked.of(context.anchors().stat(e.target(), followLinks));
+                return DestinationCheck.Looked.of(followLinks && there.isSymlink()
+                        ? context.anchors().stat(e.target(), true) : there);
             } catch (IOException x) {
                 String reason = Diagnostic.reasonOf(x);
                 DestinationCheck.Errno errno = x instanceof NoSuchFileException || reason.equals("No such file or directory")

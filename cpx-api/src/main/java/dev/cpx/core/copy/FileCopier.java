@@ -96,12 +96,15 @@ public final class FileCopier {
     private static final Left UNOPENED = new Left(null);
 
     /**
-     * Copies the regular file {@code place.name()} of an open source directory whose copy this run
-     * made ({@link dev.cpx.core.decide.Placement#NEW_PARENT}), each step one name relative to an open
-     * directory: opened without following a link, its attributes read from the open file (no stat
-     * before), made unnamed in the open copy and named there in its turn. {@code source} and
-     * {@code target} are the two directories' paths, for messages and outcomes.
+     * Copies the regular file {@code place.name()} of an open source directory into its open copy,
+     * each step one name relative to an open directory: opened without following a link, its
+     * attributes read from the open file (no stat before), made unnamed in the open copy and named
+     * there in its turn (in a staged tree: made under its name). {@code source} and {@code target}
+     * are the two directories' paths, for messages and outcomes.
      *
+     * @param placement {@link Placement#NEW_PARENT} for a directory this run made (nothing to look at
+     *     there), else what a plan's worker copies into ({@link Placement#STAGED_PARENT},
+     *     {@link Placement#EXISTING_PARENT}: the destination is looked at first, as by paths)
      * @param smallerThan only files smaller than this are copied here
      * @param byPathsWithLinks whether a file with this many names is left to the caller (its
      *     inode is remembered for {@code --preserve=links})
@@ -110,7 +113,7 @@ public final class FileCopier {
      *     one whose links are tracked, not a regular file any more, or one that could not be opened this way)
      */
     public Left copyAt(Place place, Path source, Path target, Naming naming, long smallerThan,
-            LongPredicate byPathsWithLinks) {
+            LongPredicate byPathsWithLinks, Placement placement) {
         Descriptors descriptors = place.directories().descriptors();
         int fd;
         try {
@@ -133,7 +136,7 @@ public final class FileCopier {
         Entry e;
         try {
             Path name = PathBytes.path(place.name());
-            e = new Entry(source.resolve(name), target.resolve(name), st, Placement.NEW_PARENT);
+            e = new Entry(source.resolve(name), target.resolve(name), st, placement);
         } catch (RuntimeException x) {
             closeQuietly(in);
             throw x;

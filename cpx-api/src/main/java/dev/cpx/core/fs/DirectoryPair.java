@@ -31,6 +31,11 @@ public final class DirectoryPair {
      * opened (then nothing stays open, and the directory is walked by its paths).
      */
     public static DirectoryPair open(Descriptors descriptors, Path source, Path target) {
+        return open(descriptors, source, target, false);
+    }
+
+    /** {@link #open(Descriptors, Path, Path)}, the copy in a tree made under a staging name or not ({@link #staged()}). */
+    public static DirectoryPair open(Descriptors descriptors, Path source, Path target, boolean staged) {
         int s;
         try {
             s = descriptors.openDirectory(source);
@@ -38,7 +43,7 @@ public final class DirectoryPair {
             return null;
         }
         try {
-            return new DirectoryPair(descriptors, s, descriptors.openDirectoryToWrite(target), false);
+            return new DirectoryPair(descriptors, s, descriptors.openDirectoryToWrite(target), staged);
         } catch (IOException e) {
             descriptors.close(s);
             return null;

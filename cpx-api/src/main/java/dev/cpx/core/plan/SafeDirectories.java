@@ -1,6 +1,9 @@
 package dev.cpx.core.plan;
 
 import dev.cpx.core.fs.Stat;
+import dev.cpx.spi.Descriptors;
+import dev.cpx.spi.FileStatus;
+import dev.cpx.spi.support.Fcntl;
 import dev.cpx.spi.support.PathBytes;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
@@ -21,6 +24,16 @@ import java.util.Set;
 final class SafeDirectories {
 
     private final Set<Path> known = new HashSet<>();
+    /** Where set, "is anything there?" is one {@code statx} rather than an exception per missing directory. */
+    private final Descriptors descriptors;
+
+    SafeDirectories() {
+        this(null);
+    }
+
+    SafeDirectories(Descriptors descriptors) {
+        this.descriptors = descriptors;
+    }
 
     /** The directory {@code components} below {@code root}, made where missing. */
     Path ensure(Path root, boolean rootFollowed, List<byte[]> components) throws IOException {
@@ -37,14 +50,14 @@ final class SafeDirectories {
         if (known.contains(dir)) {
             return;
         }
-        Stat st = Stat.lstatOrNull(dir);
+        Stat st = lstatIfThere(dir);
         if (st == null && create) {
             try {
                 Files.createDirectory(dir);
             } catch (FileAlreadyExistsException e) {
                 // made by another worker meanwhile
             }
-            st = Stat.lstat(dir);
+            st = lstatIfThere(dir);
         }
         if (st == null) {
             throw new IOException("no directory " + PlanDirectory.show(dir));
@@ -59,5 +72,13 @@ final class SafeDirectories {
             throw new IOException(PlanDirectory.show(dir) + " exists but is not a directory");
         }
         known.add(dir);
+    }
+
+    private Stat lstatIfThere(Path dir) throws IOException {
+        if (descriptors == null) {
+            return Stat.lstatOrNull(dir);
+        }
+        FileStatus s = descriptors.statusIfThere(Fcntl.AT_FDCWD, PathBytes.of(dir));
+        return s == null ? null : Stat.of(s);
     }
 }

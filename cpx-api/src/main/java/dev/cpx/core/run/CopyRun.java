@@ -13,10 +13,6 @@ import dev.cpx.spi.PosixExtras;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -27,28 +23,19 @@ public final class CopyRun implements CopyJob {
 
     private final RunContext context;
     private final Supplier<List<FileInFlight>> inFlight;
-    private final ForkJoinPool pool;
-    /** Null when the run has exactly its {@code jobs} workers. */
-    private final DiskWaits waits;
+    private final Workers workers;
+    /** Whether the workers are this run's own, ended with it. */
+    private final boolean ownWorkers;
     private final long startNanos = System.nanoTime();
     private final CountDownLatch done = new CountDownLatch(1);
     private volatile CopySummary summary;
 
-    private CopyRun(RunContext context, Supplier<List<FileInFlight>> inFlight) {
+    private CopyRun(RunContext context, Supplier<List<FileInFlight>> inFlight, Workers shared) {
         this.context = context;
         this.inFlight = inFlight;
-        AtomicInteger ids = new AtomicInteger();
-        int jobs = context.options().jobs();
-        int max = context.options().maxJobs();
-        this.waits = max > jobs ? new DiskWaits(max - jobs) : null;
-        Semaphore admitted = waits == null ? null : waits.admitted(jobs);
-        // Room for max workers, of which jobs start at once and the others once workers wait on the disk
-        // (DiskWaits); at the maximum, a worker that blocks is not replaced (saturated: it just waits).
-        this.pool = new ForkJoinPool(max, p -> new Worker(p, "cpx-worker-" + ids.incrementAndGet(), waits, admitted),
-                null, false, 0, max, 1, p -> true, 30, TimeUnit.SECONDS);
-        if (waits != null) {
-            waits.start();
-        }
+        this.workers = shared != null ? shared
+                : new Workers(context.options().jobs(), context.options().maxJobs());
+        this.ownWorkers = shared == null;
     }
 
     /** What a run starts: its root task, made from the run's context, ending the run when it completes. */
@@ -65,9 +52,18 @@ public final class CopyRun implements CopyJob {
     }
 
 
-    /** Starts a run in the background. */
+    /** Starts a run in the background, on workers of its own. */
     public static CopyRun start(CopyOptions options, CopyEngine engine, PosixExtras extras, CopyListener listener,
             Start start) {
+        return start(options, engine, extras, listener, start, null);
+    }
+
+    /**
+     * Starts a run in the background on {@code shared} workers, left running when it ends (null: its
+     * own, made for it). Runs on the same workers are made one after the other.
+     */
+    public static CopyRun start(CopyOptions options, CopyEngine engine, PosixExtras extras, CopyListener listener,
+            Start start, Workers shared) {
         Counters counters = new Counters();
         Outcomes outcomes = new Outcomes(listener, counters);
         Cancellation cancellation = new Cancellation(counters);
@@ -77,8 +73,8 @@ public final class CopyRun implements CopyJob {
         RunContext context = new RunContext(options, engine, extras, outcomes, cancellation, effects, anchors);
         CopyRun[] self = new CopyRun[1];
         Root root = start.root(context, () -> self[0].finish());
-        self[0] = new CopyRun(context, root.inFlight());
-        self[0].pool.execute(root.task());
+        self[0] = new CopyRun(context, root.inFlight(), shared);
+        self[0].workers.pool.execute(root.task());
         return self[0];
     }
 
@@ -114,9 +110,8 @@ public final class CopyRun implements CopyJob {
         summary = new CopySummary(c.files.sum(), c.directories.sum(), c.symlinks.sum(), c.specials.sum(),
                 c.bytes.sum(), c.skipped.sum(), c.failed.sum(), Duration.ofNanos(System.nanoTime() - startNanos),
                 context.cancelled());
-        pool.shutdown();
-        if (waits != null) {
-            waits.stop();
+        if (ownWorkers) {
+            workers.close();
         }
         done.countDown();
     }

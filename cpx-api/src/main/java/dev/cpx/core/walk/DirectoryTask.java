@@ -212,7 +212,7 @@ final class DirectoryTask extends Task {
             Stat st = null;
             if (type == DirectoryEntries.REGULAR) {
                 FileCopier.Left left = dispatch.files().copyAt(new Place(dirs, name), from, into, new Naming(order, i),
-                        Dispatch.NAMED_OUT_OF_TURN, dispatch::linksTracked);
+                        Dispatch.NAMED_OUT_OF_TURN, dispatch::linksTracked, Placement.NEW_PARENT);
                 if (left == null) {
                     return;
                 }

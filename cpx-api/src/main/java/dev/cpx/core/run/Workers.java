@@ -1,0 +1,41 @@
+package dev.cpx.core.run;
+
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The worker threads runs are copied by: one run's own, or shared by runs made one after the other
+ * (a plan's worker copies chunk after chunk), so that threads, and the copy buffers each keeps for
+ * its life, are made once rather than per run and left for the collector.
+ */
+public final class Workers implements AutoCloseable {
+
+    final ForkJoinPool pool;
+    /** Null when there are exactly {@code jobs} workers. */
+    private final DiskWaits waits;
+
+    /** {@code jobs} workers at once, up to {@code max} while workers wait on the disk ({@link DiskWaits}). */
+    public Workers(int jobs, int max) {
+        AtomicInteger ids = new AtomicInteger();
+        this.waits = max > jobs ? new DiskWaits(max - jobs) : null;
+        Semaphore admitted = waits == null ? null : waits.admitted(jobs);
+        // Room for max workers, of which jobs start at once and the others once workers wait on the disk
+        // (DiskWaits); at the maximum, a worker that blocks is not replaced (saturated: it just waits).
+        this.pool = new ForkJoinPool(max, p -> new Worker(p, "cpx-worker-" + ids.incrementAndGet(), waits, admitted),
+                null, false, 0, max, 1, p -> true, 30, TimeUnit.SECONDS);
+        if (waits != null) {
+            waits.start();
+        }
+    }
+
+    /** Ends the threads once they have nothing left to do. */
+    @Override
+    public void close() {
+        pool.shutdown();
+        if (waits != null) {
+            waits.stop();
+        }
+    }
+}
