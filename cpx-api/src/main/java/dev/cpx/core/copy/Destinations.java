@@ -12,6 +12,7 @@ import dev.cpx.core.decide.Placement;
 import dev.cpx.core.decide.ResumeRule;
 import dev.cpx.core.fs.Stat;
 import dev.cpx.core.run.RunContext;
+import dev.cpx.spi.FileStatus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -98,18 +99,26 @@ public final class Destinations {
      * removal they ask for. Failures and skips are reported here.
      */
     public Decision prepare(Entry e) {
-        Decision d = decide(e);
+        return prepare(e, null);
+    }
+
+    /**
+     * {@link #prepare(Entry)}, the destination looked at by its name in {@code place}'s open copy
+     * (null: by its path).
+     */
+    Decision prepare(Entry e, Place place) {
+        Decision d = decide(e, place);
         if (d.action() != Action.SKIP && d.action() != Action.DONE && !e.stat().isDirectory()) {
             context.outcomes().starting(e.kind(), e.source(), e.target(), d.backup());
         }
         return d;
     }
 
-    private Decision decide(Entry e) {
+    private Decision decide(Entry e, Place place) {
         CopyOptions options = this.options;
         boolean follows = DestinationCheck.followsLinks(options, e.operand());
         EntryKind kind = e.kind();
-        DestinationCheck.Decision d = DestinationCheck.decide(e, options, !follows, new PathProbe(e));
+        DestinationCheck.Decision d = DestinationCheck.decide(e, options, !follows, new PathProbe(e, place));
         if (d instanceof DestinationCheck.Fail f) {
             if (f.whileMaking()) {
                 return new Decision(Action.CREATE, null, false, null, null, f.why());
@@ -206,9 +215,20 @@ public final class Destinations {
     /** {@link DestinationCheck}'s questions, answered from the file system, the operands' records and the user. */
     private final class PathProbe implements DestinationCheck.Probe {
         private final Entry e;
+        /** Where the destination is looked at relative to its open directory; null: by its path. */
+        private final Place place;
 
-        PathProbe(Entry e) {
+        PathProbe(Entry e, Place place) {
             this.e = e;
+            this.place = place;
+        }
+
+        private Stat lstatIfThere() throws IOException {
+            if (place == null) {
+                return context.anchors().lstatIfThere(e.target());
+            }
+            FileStatus s = place.directories().descriptors().statusIfThere(place.directories().target(), place.name());
+            return s == null ? null : Stat.of(s);
         }
 
         @Override
@@ -216,7 +236,7 @@ public final class Destinations {
             try {
                 // The common answer, "nothing there", without an exception; what is there is followed
                 // only where it is a symbolic link (for anything else stat and lstat agree).
-                Stat there = context.anchors().lstatIfThere(e.target());
+                Stat there = lstatIfThere();
                 if (there == null) {
                     return DestinationCheck.Looked.failed(DestinationCheck.Errno.ENOENT, "No such file or directory");
                 }

@@ -158,7 +158,7 @@ public final class FileCopier {
                 named.accept(null);
                 return;
             }
-            Destinations.Decision d = destinations.prepare(e);
+            Destinations.Decision d = destinations.prepare(e, place);
             switch (d.action()) {
                 case SKIP -> {
                     naming.skip();
