@@ -54,13 +54,17 @@ public final class ChunkCopier {
     /**
      * Entries copied by one scheduler run at most: a chunk of more is copied in several, so what a
      * worker holds at once, and what piles up in its heap between two collections, does not grow
-     * with the size of the chunks (at 1,000,000 files in 64 chunks, runs of 4,096 entries peaked at
-     * 68.3 MB, runs of 1,024 at 60.9 MB, with no more CPU; docs/cluster.md).
+     * with the size of the chunks (at 1,000,000 files in 64 chunks, one run at a time, runs of 4,096
+     * entries peaked at 68.3 MB, runs of 1,024 at 60.9 MB, with no more CPU; docs/cluster.md). With
+     * {@link #IN_FLIGHT} runs going at once, runs of 1,024 peaked at 66-76 MB on the Linux tree, runs
+     * of 512 at 59-61 MB (one run of 1,024 at a time: 55-57 MB).
      */
-    static final int SLICE = 1024;
+    static final int SLICE = 512;
+    /** Runs of one chunk going on at once at most (each of a {@link #SLICE}). */
+    static final int IN_FLIGHT = 2;
     private static final boolean COLLECT = Boolean.parseBoolean(System.getProperty("cpx.worker.gc", "true"));
-    /** Heap in use after a run above which the worker's heap is collected (see {@link #run}). */
-    static final long COLLECT_ABOVE = 32L << 20;
+    /** Heap in use after a run above which the worker's heap is collected (see {@link Copying#awaitOldest}). */
+    static final long COLLECT_ABOVE = 16L << 20;
 
     private final PlanDirectory plan;
     private final CopyOptions options;
@@ -78,28 +82,27 @@ public final class ChunkCopier {
         this.splits = new SplitFiles(plan, options, runs.engine(options), runs.extras());
     }
 
-    ChunkReport copy(String chunk, Path file, String worker) throws IOException, InterruptedException {
-        long start = System.nanoTime();
+    /**
+     * Starts copying one chunk: reads and checks it, makes its directories and starts a run per
+     * slice of its entries, {@link #IN_FLIGHT} at most at once, the last ones left going;
+     * {@link Copying#finish} completes it. Meanwhile the worker can claim and read the next chunk,
+     * and start its runs while this one's last entries are copied (a run ends with fewer files left
+     * than workers: the next run's keep the others busy).
+     */
+    Copying start(String chunk, Path file, String worker) throws IOException, InterruptedException {
+        Copying c = new Copying(chunk, worker);
         byte[] content = Files.readAllBytes(file);
         Manifest.Chunk expected = plan.manifest().get(chunk);
-        String rejected = "";
         if (expected == null) {
-            rejected = "not in the plan's manifest";
+            c.rejected = "not in the plan's manifest";
         } else if (expected.checksum() != Manifest.checksum(content)) {
-            rejected = "changed after planning (checksum differs from the manifest's)";
+            c.rejected = "changed after planning (checksum differs from the manifest's)";
         }
-        if (!rejected.isEmpty()) {
-            return new ChunkReport(chunk, worker, 0, 0, 0, 0, 0, 0, System.nanoTime() - start, rejected, List.of());
+        if (!c.rejected.isEmpty()) {
+            return c;
         }
-        List<FileOutcome> failures = Collections.synchronizedList(new ArrayList<>());
-        // files, symlinks, specials, bytes, skipped, failed
-        AtomicLongArray counts = new AtomicLongArray(6);
         List<EntryList.Item> items = new ArrayList<>();
-        List<PlanEntry> ranges = new ArrayList<>();
-        List<PlanEntry> followers = new ArrayList<>();
-        Map<Long, PlanEntry> leaders = new HashMap<>();
         boolean links = options.preserves(Attribute.LINKS);
-        SafeDirectories dirs = new SafeDirectories(runs.extras().descriptors().orElse(null));
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(content))) {
             for (PlanEntry e = PlanEntry.read(in); e != null; e = PlanEntry.read(in)) {
                 try {
@@ -108,85 +111,123 @@ public final class ChunkCopier {
                     }
                     PlanNames.components(e.name());
                 } catch (PlanNames.UnsafeName u) {
-                    counts.incrementAndGet(5);
-                    failures.add(FileOutcome.failed(EntryKind.UNKNOWN, null, null, new Diagnostic(
+                    c.counts.incrementAndGet(5);
+                    c.failures.add(FileOutcome.failed(EntryKind.UNKNOWN, null, null, new Diagnostic(
                             "refusing " + PlanNames.show(e.name()) + " in chunk " + chunk, List.of(), u.getMessage())));
                     continue;
                 }
                 if (links && e.linkGroup() != 0) {
-                    if (leaders.putIfAbsent(e.linkGroup(), e) != null) {
-                        followers.add(e);
+                    if (c.leaders.putIfAbsent(e.linkGroup(), e) != null) {
+                        c.followers.add(e);
                         continue;
                     }
                 }
                 if (e.kind() == PlanEntry.RANGE) {
-                    ranges.add(e);
+                    c.ranges.add(e);
                     continue;
                 }
-                Path target = target(e, dirs, counts, failures);
+                Path target = target(e, c.dirs, c.counts, c.failures);
                 if (target != null) {
                     items.add(new EntryList.Item(source(e), target, e.name().length == 0, plan.staged(e.operand()),
                             e.kind() == PlanEntry.FILE));
                     if (items.size() == SLICE) {
-                        run(items, counts, failures, chunk);
-                        items.clear();
+                        c.launch(items);
+                        items = new ArrayList<>();
                     }
                 }
             }
         }
-        run(items, counts, failures, chunk);
-        for (PlanEntry r : ranges) {
-            Path target = target(r, dirs, counts, failures);
-            if (target != null) {
-                splits.copyRange(r, target, counts, failures);
-            }
-        }
-        for (PlanEntry f : followers) {
-            link(leaders.get(f.linkGroup()), f, dirs, counts, failures);
-        }
-        return new ChunkReport(chunk, worker, counts.get(0), counts.get(1), counts.get(2), counts.get(3), counts.get(4),
-                counts.get(5), System.nanoTime() - start, "", failures);
+        c.launch(items);
+        return c;
     }
 
-    /**
-     * One scheduler run over {@code items}, on the worker's threads. Then, once more than
-     * {@link #COLLECT_ABOVE} of heap is in use, the heap is collected: a worker copies chunk after
-     * chunk, and what its runs leave behind (the slices' entries, promoted by young collections)
-     * would otherwise pile up until the old generation fills, so its memory would grow with the
-     * number of files. (A collection after every run cost 1.1 s of user and 2.1 s of system CPU of
-     * a 7.9 s worker copying the Linux tree, 64 chunks; {@code -Dcpx.worker.gc=false} turns it off,
-     * to measure.)
-     */
-    private void run(List<EntryList.Item> items, AtomicLongArray counts, List<FileOutcome> failures, String chunk)
-            throws IOException, InterruptedException {
-        if (items.isEmpty()) {
-            return;
+    /** A chunk being copied: its last run may still be going. */
+    final class Copying {
+        private final String chunk;
+        private final String worker;
+        private final long start = System.nanoTime();
+        private String rejected = "";
+        private final List<FileOutcome> failures = Collections.synchronizedList(new ArrayList<>());
+        /** Files, symlinks, specials, bytes, skipped, failed. */
+        private final AtomicLongArray counts = new AtomicLongArray(6);
+        private final List<PlanEntry> ranges = new ArrayList<>();
+        private final List<PlanEntry> followers = new ArrayList<>();
+        private final Map<Long, PlanEntry> leaders = new HashMap<>();
+        private final SafeDirectories dirs = new SafeDirectories(runs.extras().descriptors().orElse(null));
+        /** The runs going on, not awaited yet, the oldest first. */
+        private final java.util.ArrayDeque<CopyJob> running = new java.util.ArrayDeque<>();
+
+        private Copying(String chunk, String worker) {
+            this.chunk = chunk;
+            this.worker = worker;
         }
-        CopyListener listener = new CopyListener() {
-            @Override
-            public void entryDone(FileOutcome outcome) {
-                if (outcome.status() == FileOutcome.Status.FAILED) {
-                    failures.add(outcome);
+
+        /** Starts one scheduler run over {@code items}, once fewer than {@link #IN_FLIGHT} of this chunk's are going. */
+        private void launch(List<EntryList.Item> items) throws IOException, InterruptedException {
+            if (items.isEmpty()) {
+                return;
+            }
+            while (running.size() >= IN_FLIGHT) {
+                awaitOldest();
+            }
+            CopyListener listener = new CopyListener() {
+                @Override
+                public void entryDone(FileOutcome outcome) {
+                    if (outcome.status() == FileOutcome.Status.FAILED) {
+                        failures.add(outcome);
+                    }
+                }
+            };
+            try {
+                running.add(runs.start(acrossDirectories(items), options, listener));
+            } catch (InterruptedException | IOException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IOException("copying chunk " + chunk + ": " + e.getMessage(), e);
+            }
+        }
+
+        /**
+         * Waits for the oldest run going on, and counts it. Then, once more than {@link #COLLECT_ABOVE} of
+         * heap is in use, the heap is collected: a worker copies chunk after chunk, and what its runs
+         * leave behind (the slices' entries, promoted by young collections) would otherwise pile up
+         * until the old generation fills, so its memory would grow with the number of files. (A
+         * collection after every run cost 1.1 s of user and 2.1 s of system CPU of a 7.9 s worker
+         * copying the Linux tree, 64 chunks; {@code -Dcpx.worker.gc=false} turns it off, to measure.)
+         */
+        private void awaitOldest() throws InterruptedException {
+            CopySummary s = running.remove().await();
+            counts.addAndGet(0, s.files());
+            counts.addAndGet(1, s.symlinks());
+            counts.addAndGet(2, s.specials());
+            counts.addAndGet(3, s.bytes());
+            counts.addAndGet(4, s.skipped());
+            counts.addAndGet(5, s.failed());
+            Runtime heap = Runtime.getRuntime();
+            if (COLLECT && heap.totalMemory() - heap.freeMemory() > COLLECT_ABOVE) {
+                System.gc();
+            }
+        }
+
+        /** Waits for the last run, copies the split files' ranges and links the later names of hard links: the chunk's report. */
+        ChunkReport finish() throws IOException, InterruptedException {
+            if (!rejected.isEmpty()) {
+                return new ChunkReport(chunk, worker, 0, 0, 0, 0, 0, 0, System.nanoTime() - start, rejected, List.of());
+            }
+            while (!running.isEmpty()) {
+                awaitOldest();
+            }
+            for (PlanEntry r : ranges) {
+                Path target = target(r, dirs, counts, failures);
+                if (target != null) {
+                    splits.copyRange(r, target, counts, failures);
                 }
             }
-        };
-        CopySummary s;
-        try {
-            s = runs.start(acrossDirectories(items), options, listener).await();
-        } catch (InterruptedException | IOException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IOException("copying chunk " + chunk + ": " + e.getMessage(), e);
-        }
-        counts.addAndGet(0, s.files());
-        counts.addAndGet(1, s.symlinks());
-        counts.addAndGet(2, s.specials());
-        counts.addAndGet(3, s.bytes());
-        counts.addAndGet(4, s.skipped());
-        counts.addAndGet(5, s.failed());
-        Runtime heap = Runtime.getRuntime();
-        if (COLLECT && heap.totalMemory() - heap.freeMemory() > COLLECT_ABOVE) {
-            System.gc();
+            for (PlanEntry f : followers) {
+                link(leaders.get(f.linkGroup()), f, dirs, counts, failures);
+            }
+            return new ChunkReport(chunk, worker, counts.get(0), counts.get(1), counts.get(2), counts.get(3), counts.get(4),
+                    counts.get(5), System.nanoTime() - start, "", failures);
         }
     }
 

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -41,6 +42,11 @@ public final class Worker {
         this.log = log;
     }
 
+    /**
+     * Claims and copies chunks until none is left. A chunk's last runs are still going while the
+     * next chunk is claimed, read, its directories made and its first runs started (see
+     * {@link ChunkCopier#start}); then it is completed: its outcome recorded, then marked done.
+     */
     public Result run() throws IOException, InterruptedException {
         long start = System.nanoTime();
         List<ChunkReport> reports = new ArrayList<>();
@@ -51,33 +57,56 @@ public final class Worker {
             return t;
         });
         try {
+            Held previous = null;
             for (Optional<Claims.Claim> next = claims.next(); next.isPresent(); next = claims.next()) {
                 Claims.Claim claim = next.get();
                 markStarted();
-                var renewal = heartbeat.scheduleAtFixedRate(() -> {
+                ScheduledFuture<?> renewal = heartbeat.scheduleAtFixedRate(() -> {
                     if (!claim.renew()) {
                         log.accept("warning: lost the lease on chunk " + claim.chunk() + " (another worker took it over)");
                     }
                 }, renewEvery, renewEvery, TimeUnit.MILLISECONDS);
-                ChunkReport report;
+                ChunkCopier.Copying copying;
                 try {
-                    report = copier.copy(claim.chunk(), claim.file(), claims.who());
-                } finally {
+                    copying = copier.start(claim.chunk(), claim.file(), claims.who());
+                } catch (IOException | InterruptedException | RuntimeException e) {
                     renewal.cancel(false);
+                    throw e;
                 }
-                PlanDirectory.writeAtomically(plan.reports().resolve(claim.chunk()), report.render());
-                if (!claim.done()) {
-                    log.accept("warning: chunk " + claim.chunk() + " was taken over by another worker while this one copied it");
-                }
-                if (!report.rejected().isEmpty()) {
-                    log.accept("chunk " + claim.chunk() + " not copied: " + report.rejected());
-                }
-                reports.add(report);
+                complete(previous, reports);
+                previous = new Held(claim, copying, renewal);
             }
+            complete(previous, reports);
         } finally {
             heartbeat.shutdownNow();
         }
         return new Result(reports, System.nanoTime() - start);
+    }
+
+    /** A chunk claimed and being copied, with its lease's renewal. */
+    private record Held(Claims.Claim claim, ChunkCopier.Copying copying, ScheduledFuture<?> renewal) {
+    }
+
+    /** Completes {@code held} (none: nothing to do): its outcome recorded, then marked done. */
+    private void complete(Held held, List<ChunkReport> reports) throws IOException, InterruptedException {
+        if (held == null) {
+            return;
+        }
+        Claims.Claim claim = held.claim();
+        ChunkReport report;
+        try {
+            report = held.copying().finish();
+        } finally {
+            held.renewal().cancel(false);
+        }
+        PlanDirectory.writeAtomically(plan.reports().resolve(claim.chunk()), report.render());
+        if (!claim.done()) {
+            log.accept("warning: chunk " + claim.chunk() + " was taken over by another worker while this one copied it");
+        }
+        if (!report.rejected().isEmpty()) {
+            log.accept("chunk " + claim.chunk() + " not copied: " + report.rejected());
+        }
+        reports.add(report);
     }
 
     /** The time of the first claim, for the status view's rate. */
