@@ -9,6 +9,7 @@ import dev.cpx.spi.support.Errno;
 import dev.cpx.spi.support.Fcntl;
 import dev.cpx.spi.support.PathBytes;
 import dev.cpx.spi.support.Statx;
+import dev.cpx.spi.support.Timespecs;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -146,6 +147,48 @@ final class FfmDescriptors implements Descriptors {
             throw Errno.forName(s.errno(), name);
         }
         return Statx.status(s.statxView);
+    }
+
+    @Override
+    public FileStatus statusIfThere(int directory, byte[] name) throws IOException {
+        Scratch s = Scratch.get();
+        name(s, name);
+        if (LibC.statx(s, directory, s.pathA, Fcntl.AT_SYMLINK_NOFOLLOW | Statx.SYNC_AS_STAT, Statx.BASIC_STATS, s.statx) != 0) {
+            int errno = s.errno();
+            if (errno == Errno.ENOENT) {
+                return null;
+            }
+            throw Errno.forName(errno, name);
+        }
+        return Statx.status(s.statxView);
+    }
+
+    /** Whether a call on {@code fd} failed only because it is an {@code O_PATH} descriptor ({@code EBADF}: then false); else throws. */
+    private static boolean notThroughDescriptor(int errno, int fd) throws IOException {
+        if (errno == Errno.EBADF) {
+            return false;
+        }
+        throw Errno.forPath(errno, Path.of("/proc/self/fd/" + fd));
+    }
+
+    @Override
+    public boolean changeOwner(int fd, int uid, int gid) throws IOException {
+        Scratch s = Scratch.get();
+        return LibC.fchown(s, fd, uid, gid) == 0 || notThroughDescriptor(s.errno(), fd);
+    }
+
+    @Override
+    public boolean changeMode(int fd, int mode) throws IOException {
+        Scratch s = Scratch.get();
+        return LibC.fchmod(s, fd, mode & 07777) == 0 || notThroughDescriptor(s.errno(), fd);
+    }
+
+    @Override
+    public boolean changeTimes(int fd, java.nio.file.attribute.FileTime lastAccess, java.nio.file.attribute.FileTime lastModified)
+            throws IOException {
+        Scratch s = Scratch.get();
+        s.times(Timespecs.of(lastAccess, lastModified));
+        return LibC.futimens(s, fd, s.times) == 0 || notThroughDescriptor(s.errno(), fd);
     }
 
     @Override

@@ -30,6 +30,9 @@ final class LibC {
     private static final MethodHandle LINKAT = Linking.downcall("linkat");
     private static final MethodHandle RENAMEAT2 = Linking.downcall("renameat2");
     private static final MethodHandle CLOSE = Linking.downcall("close");
+    private static final MethodHandle FCHOWN = Linking.downcall("fchown");
+    private static final MethodHandle FCHMOD = Linking.downcall("fchmod");
+    private static final MethodHandle FUTIMENS = Linking.downcall("futimens");
     private static final MethodHandle GETDENTS64 = Linking.downcall("getdents64");
 
     // Metadata
@@ -137,6 +140,30 @@ final class LibC {
     static int renameat2(Scratch s, int oldDirFd, long oldPath, int newDirFd, long newPath, int flags) {
         try {
             return (int) (long) RENAMEAT2.invokeExact(s.state, (long) oldDirFd, oldPath, (long) newDirFd, newPath, (long) flags, 0L);
+        } catch (Throwable e) {
+            throw Linking.unexpected(e);
+        }
+    }
+
+    static int fchown(Scratch s, int fd, int uid, int gid) {
+        try {
+            return (int) (long) FCHOWN.invokeExact(s.state, (long) fd, (long) uid, (long) gid, 0L, 0L, 0L);
+        } catch (Throwable e) {
+            throw Linking.unexpected(e);
+        }
+    }
+
+    static int fchmod(Scratch s, int fd, int mode) {
+        try {
+            return (int) (long) FCHMOD.invokeExact(s.state, (long) fd, (long) mode, 0L, 0L, 0L, 0L);
+        } catch (Throwable e) {
+            throw Linking.unexpected(e);
+        }
+    }
+
+    static int futimens(Scratch s, int fd, long times) {
+        try {
+            return (int) (long) FUTIMENS.invokeExact(s.state, (long) fd, times, 0L, 0L, 0L, 0L);
         } catch (Throwable e) {
             throw Linking.unexpected(e);
         }

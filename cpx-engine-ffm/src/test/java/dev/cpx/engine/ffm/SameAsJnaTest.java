@@ -155,6 +155,42 @@ class SameAsJnaTest {
         }
     }
 
+    /** "Is anything there?" and owner, mode and times through a descriptor: the same answers as JNA's, O_PATH's false included. */
+    @Test
+    void statusIfThereAndAttributesThroughADescriptorAsJnaDoes() throws IOException {
+        Path f = Files.writeString(dir.resolve("f"), "data");
+        Files.createSymbolicLink(dir.resolve("dangling"), Path.of("nowhere"));
+        int ffmDir = ffmAt.openDirectory(dir);
+        int jnaDir = jnaAt.openDirectory(dir);
+        int fd = ffmAt.openFile(ffmDir, "f".getBytes(StandardCharsets.US_ASCII));
+        int opath = ffmAt.openDirectoryToWrite(dir);
+        try {
+            for (String name : List.of("f", "missing", "dangling", "f/x", "missing/x")) {
+                byte[] n = name.getBytes(StandardCharsets.US_ASCII);
+                same(() -> ffmAt.statusIfThere(ffmDir, n), () -> jnaAt.statusIfThere(jnaDir, n));
+            }
+            assertEquals(null, ffmAt.statusIfThere(ffmDir, "missing".getBytes(StandardCharsets.US_ASCII)));
+            int uid = (Integer) Files.getAttribute(f, "unix:uid");
+            assertTrue(ffmAt.changeOwner(fd, uid, 0));
+            assertTrue(ffmAt.changeMode(fd, 04751));
+            assertEquals(04751, (Integer) Files.getAttribute(f, "unix:mode") & 07777);
+            FileTime atime = FileTime.from(Instant.ofEpochSecond(1_600_000_000L, 111_222_333L));
+            FileTime mtime = FileTime.from(Instant.ofEpochSecond(1_700_000_000L, 123_456_789L));
+            assertTrue(ffmAt.changeTimes(fd, atime, mtime));
+            assertEquals(mtime, Files.getLastModifiedTime(f));
+            assertEquals(atime, Files.getAttribute(f, "lastAccessTime"));
+            assertFalse(ffmAt.changeMode(opath, 0700), "O_PATH: by path instead");
+            assertFalse(ffmAt.changeOwner(opath, uid, 0));
+            assertFalse(ffmAt.changeTimes(opath, atime, mtime));
+            same(() -> ffmAt.changeMode(-1, 0700), () -> jnaAt.changeMode(-1, 0700));
+        } finally {
+            ffmAt.close(opath);
+            ffmAt.close(fd);
+            jnaAt.close(jnaDir);
+            ffmAt.close(ffmDir);
+        }
+    }
+
     @Test
     void descriptorsListStatMakeAndLinkAsJnaDoes() throws IOException {
         Files.writeString(dir.resolve("f"), "data");
