@@ -97,8 +97,8 @@ final class DirectoryTask extends Task {
             dirs = DirectoryPair.open(dispatch.descriptors(),
                     PathBytes.withoutTrailingSlashes(directory.source()), PathBytes.withoutTrailingSlashes(directory.target()));
         }
-        if (dirs != null && state == Directories.State.CREATED && dispatch.descriptors() != null) {
-            copyOpen(dirs);
+        if (dirs != null && dispatch.descriptors() != null) {
+            copyOpen(dirs, state == Directories.State.CREATED ? Placement.NEW_PARENT : Placement.EXISTING_PARENT);
             return;
         }
         List<Listed> entries = list(follow, dirs == null ? null : Anchors.self(dirs.source()));
@@ -138,7 +138,9 @@ final class DirectoryTask extends Task {
 
     /**
      * The hot path of a plain {@code cp -r}: this directory's copy was just made, so nothing can be in
-     * it, and both are open. The source is listed once ({@code getdents64}: names, inodes, types);
+     * it ({@link Placement#NEW_PARENT}), and both are open; or it existed ({@link Placement#EXISTING_PARENT}),
+     * and each destination is looked at by its name in the open copy before anything is made there.
+     * The source is listed once ({@code getdents64}: names, inodes, types);
      * entries are taken in inode order; a regular file is opened relative to the directory, its
      * attributes read from the open file, and copied by the worker that took it, made unnamed in the
      * open copy and named there in its turn. Anything else (a directory, link, special file, a file
@@ -147,7 +149,7 @@ final class DirectoryTask extends Task {
      * {@link #CHUNK} entries is shared: idle workers help, each taking the next {@link #CHUNK}
      * entries in order, so at most one chunk per worker waits for its turn to be named.
      */
-    private void copyOpen(DirectoryPair dirs) {
+    private void copyOpen(DirectoryPair dirs, Placement placement) {
         DirectoryEntries list = new DirectoryEntries();
         try {
             dirs.descriptors().readDirectory(dirs.source(), list);
@@ -156,7 +158,7 @@ final class DirectoryTask extends Task {
                     Diagnostic.of("cannot read directory {0}", directory.source(), Diagnostic.reasonOf(e)));
             return;
         }
-        Listing listing = new Listing(dirs, list);
+        Listing listing = new Listing(dirs, list, placement);
         int chunks = (listing.sorted.length + CHUNK - 1) / CHUNK;
         if (!listing.towardsCopy && chunks > 1) {
             // (Towards the copy, entries after the copy are left out: one worker, in order.)
@@ -179,12 +181,14 @@ final class DirectoryTask extends Task {
         final Path into = PathBytes.withoutTrailingSlashes(directory.target());
         final boolean towardsCopy = operand.leadsToCopy(directory.stat());
         final AtomicInteger nextChunk = new AtomicInteger();
+        final Placement placement;
         /** Only with {@link #towardsCopy} (one worker): the copy was met, what follows is left. */
         boolean stop;
 
-        Listing(DirectoryPair dirs, DirectoryEntries list) {
+        Listing(DirectoryPair dirs, DirectoryEntries list, Placement placement) {
             this.dirs = dirs;
             this.list = list;
+            this.placement = placement;
             this.sorted = list.byInode();
             this.order = dispatch.orderFor(sorted.length);
         }
@@ -212,7 +216,7 @@ final class DirectoryTask extends Task {
             Stat st = null;
             if (type == DirectoryEntries.REGULAR) {
                 FileCopier.Left left = dispatch.files().copyAt(new Place(dirs, name), from, into, new Naming(order, i),
-                        Dispatch.NAMED_OUT_OF_TURN, dispatch::linksTracked, Placement.NEW_PARENT);
+                        Dispatch.NAMED_OUT_OF_TURN, dispatch::linksTracked, placement);
                 if (left == null) {
                     return;
                 }
@@ -240,8 +244,7 @@ final class DirectoryTask extends Task {
                 }
                 stop = operand.leadsToCopy(st);
             }
-            dispatch.entry(DirectoryTask.this, order, i, new Entry(child, into.resolve(entryName), st, Placement.NEW_PARENT),
-                    operand);
+            dispatch.entry(DirectoryTask.this, order, i, new Entry(child, into.resolve(entryName), st, placement), operand);
         }
     }
 
