@@ -155,16 +155,7 @@ class ClusterSafetyTest {
     void aSymbolicLinkInTheDestinationIsNotFollowed() throws Exception {
         plan();
         Files.createDirectories(dir.resolve(".dst.cpx-plan"));
-        Files.createDirectories(dir.resolve("elsewhere"));
-        Files.createSymbolicLink(dir.resolve(".dst.cpx-plan/many"), Path.of("../elsewhere"));
-        Cli.Result r = Cli.cpx(dir, "--work=plan");
-        assertEquals(1, r.exit(), r::toString);
-        assertTrue(r.err().contains("refusing to follow the symbolic link '" + dir.resolve(".dst.cpx-plan/many")
-                + "' in the destination"), r::toString);
-        try (var s = Files.list(dir.resolve("elsewhere"))) {
-            assertEquals(0, s.count(), "something was written through the link");
-        }
-        assertEquals("hello\n", Files.readString(dir.resolve(".dst.cpx-plan/small.txt")));
+        aPlantedLinkIsRefused(dir.resolve(".dst.cpx-plan"), Path.of("../elsewhere"));
     }
 
     /**
@@ -195,16 +186,24 @@ class ClusterSafetyTest {
         Files.createDirectories(dir.resolve("dst/src"));
         Cli.Result p = Cli.cpx(dir, "--plan=plan", "-a", "src", "dst");
         assertEquals(0, p.exit(), p::toString);
+        aPlantedLinkIsRefused(dir.resolve("dst/src"), Path.of("../../elsewhere"));
+    }
+
+    /**
+     * With a symbolic link to {@code elsewhere} planted as {@code into/many} (a directory of the plan),
+     * a worker refuses it, writes nothing through it, and copies the rest into {@code into}.
+     */
+    private void aPlantedLinkIsRefused(Path into, Path link) throws Exception {
         Files.createDirectories(dir.resolve("elsewhere"));
-        Files.createSymbolicLink(dir.resolve("dst/src/many"), Path.of("../../elsewhere"));
+        Files.createSymbolicLink(into.resolve("many"), link);
         Cli.Result r = Cli.cpx(dir, "--work=plan");
         assertEquals(1, r.exit(), r::toString);
-        assertTrue(r.err().contains("refusing to follow the symbolic link '" + dir.resolve("dst/src/many")
+        assertTrue(r.err().contains("refusing to follow the symbolic link '" + into.resolve("many")
                 + "' in the destination"), r::toString);
         try (var s = Files.list(dir.resolve("elsewhere"))) {
             assertEquals(0, s.count(), "something was written through the link");
         }
-        assertEquals("hello\n", Files.readString(dir.resolve("dst/src/small.txt")));
+        assertEquals("hello\n", Files.readString(into.resolve("small.txt")));
     }
 
     /**

@@ -267,9 +267,28 @@ public final class Anchors {
         }
     }
 
+    /** Where {@link #self} paths are. */
+    static final Path PROC_SELF_FD = Path.of("/proc/self/fd");
+
     /** The path of an open descriptor itself, through which the kernel reaches exactly the file it is open on. */
     public static Path self(int fd) {
         return Path.of("/proc/self/fd/" + fd);
+    }
+
+    /** The inverse of {@link #self}: the descriptor N a path {@code /proc/self/fd/N} names, or -1 for any other path. */
+    static int descriptorOf(Path path) {
+        if (path.getNameCount() != 4 || !path.startsWith(PROC_SELF_FD)) {
+            return -1;
+        }
+        int fd = 0;
+        // The number self wrote: ASCII digits.
+        for (byte b : PathBytes.of(path.getFileName())) {
+            if (b < '0' || b > '9' || fd > 100_000_000) {
+                return -1;
+            }
+            fd = fd * 10 + (b - '0');
+        }
+        return fd;
     }
 
     /**

@@ -31,7 +31,6 @@ final class LiveEffects implements Effects {
     private final Descriptors descriptors;
 
     private final Anchors anchors;
-    private static final Path PROC_SELF_FD = Path.of("/proc/self/fd");
 
     LiveEffects(PosixExtras extras, Anchors anchors) {
         this.extras = extras;
@@ -98,19 +97,7 @@ final class LiveEffects implements Effects {
      * {@code futimens}: no path for the kernel to resolve through procfs, one call for owner and group.
      */
     private int ownDescriptor(Path path) {
-        if (descriptors == null || path.getNameCount() != 4 || !path.startsWith(PROC_SELF_FD)) {
-            return -1;
-        }
-        Path n = path.getFileName();
-        int fd = 0;
-        // The number cpx wrote: ASCII digits.
-        for (byte b : dev.cpx.spi.support.PathBytes.of(n)) {
-            if (b < '0' || b > '9' || fd > 100_000_000) {
-                return -1;
-            }
-            fd = fd * 10 + (b - '0');
-        }
-        return fd;
+        return descriptors == null ? -1 : Anchors.descriptorOf(path);
     }
 
     /**
@@ -152,7 +139,7 @@ final class LiveEffects implements Effects {
 
     @Override
     public void setMode(Path path, int mode) throws IOException {
-        if (path.startsWith(PROC_SELF_FD)) {
+        if (path.startsWith(Anchors.PROC_SELF_FD)) {
             // A descriptor's own path (a directory's at its end, a new file's): nothing to pin, and no
             // lambda to link on every directory's path.
             int fd = ownDescriptor(path);

@@ -9,10 +9,11 @@ import dev.cpx.api.Diagnostic;
 import dev.cpx.api.EntryKind;
 import dev.cpx.api.FileOutcome;
 import dev.cpx.core.finish.Metadata;
+import dev.cpx.core.fs.Anchors;
+import dev.cpx.core.fs.Effects;
 import dev.cpx.core.fs.Stat;
 import dev.cpx.core.run.Counters;
 import dev.cpx.core.run.Outcomes;
-import dev.cpx.spi.Descriptors;
 import dev.cpx.spi.PosixExtras;
 import dev.cpx.spi.support.PathBytes;
 import java.io.DataInputStream;
@@ -24,7 +25,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -149,21 +149,9 @@ public final class Finisher {
             return;
         }
         try {
-            Optional<Descriptors> d = extras == null ? Optional.empty() : extras.descriptors();
-            Path parent = target.getParent() == null ? Path.of(".") : target.getParent();
-            if (d.isPresent() && d.get().opensRelative()) {
-                int dir = d.get().openDirectoryToWrite(parent);
-                try {
-                    d.get().renameNoReplace(dir, PathBytes.of(staging.getFileName()), dir, PathBytes.of(target.getFileName()));
-                } finally {
-                    d.get().close(dir);
-                }
-            } else {
-                if (Stat.lstatOrNull(target) != null) {
-                    throw new java.nio.file.FileAlreadyExistsException(target.toString());
-                }
-                Files.move(staging, target, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-            }
+            // renameat2(RENAME_NOREPLACE) where the extras have it: what took the name meanwhile is kept.
+            PosixExtras x = extras == null ? PosixExtras.none() : extras;
+            Effects.live(x, Anchors.of(x.descriptors().orElse(null))).renameNoReplace(staging, target);
         } catch (IOException x) {
             counters.failed.increment();
             failures.add(FileOutcome.failed(EntryKind.DIRECTORY, plan.source(operand), target, new Diagnostic(
