@@ -248,6 +248,18 @@ public final class Errno {
         return forFile(errno, path.toString());
     }
 
+    /**
+     * What a call changing an open file through its descriptor {@code fd} answers when it failed with
+     * {@code errno}: false for a descriptor that cannot change its file ({@code O_PATH}: {@code EBADF}),
+     * so the caller goes by path instead; else the error, thrown as for {@code /proc/self/fd/FD}.
+     */
+    public static boolean notThroughDescriptor(int errno, int fd) throws FileSystemException {
+        if (errno == EBADF) {
+            return false;
+        }
+        throw forPath(errno, Path.of("/proc/self/fd/" + fd));
+    }
+
     /** {@link #forPath} for a file known by its name in an open directory. */
     public static FileSystemException forName(int errno, byte[] name) {
         return forFile(errno, PathBytes.decode(name));

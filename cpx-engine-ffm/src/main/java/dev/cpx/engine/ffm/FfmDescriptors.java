@@ -163,24 +163,16 @@ final class FfmDescriptors implements Descriptors {
         return Statx.status(s.statxView);
     }
 
-    /** Whether a call on {@code fd} failed only because it is an {@code O_PATH} descriptor ({@code EBADF}: then false); else throws. */
-    private static boolean notThroughDescriptor(int errno, int fd) throws IOException {
-        if (errno == Errno.EBADF) {
-            return false;
-        }
-        throw Errno.forPath(errno, Path.of("/proc/self/fd/" + fd));
-    }
-
     @Override
     public boolean changeOwner(int fd, int uid, int gid) throws IOException {
         Scratch s = Scratch.get();
-        return LibC.fchown(s, fd, uid, gid) == 0 || notThroughDescriptor(s.errno(), fd);
+        return LibC.fchown(s, fd, uid, gid) == 0 || Errno.notThroughDescriptor(s.errno(), fd);
     }
 
     @Override
     public boolean changeMode(int fd, int mode) throws IOException {
         Scratch s = Scratch.get();
-        return LibC.fchmod(s, fd, mode & 07777) == 0 || notThroughDescriptor(s.errno(), fd);
+        return LibC.fchmod(s, fd, mode & 07777) == 0 || Errno.notThroughDescriptor(s.errno(), fd);
     }
 
     @Override
@@ -188,7 +180,7 @@ final class FfmDescriptors implements Descriptors {
             throws IOException {
         Scratch s = Scratch.get();
         s.times(Timespecs.of(lastAccess, lastModified));
-        return LibC.futimens(s, fd, s.times) == 0 || notThroughDescriptor(s.errno(), fd);
+        return LibC.futimens(s, fd, s.times) == 0 || Errno.notThroughDescriptor(s.errno(), fd);
     }
 
     @Override

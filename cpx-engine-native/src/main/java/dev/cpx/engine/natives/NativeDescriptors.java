@@ -187,18 +187,10 @@ final class NativeDescriptors implements Descriptors {
         return Statx.status(b);
     }
 
-    /** False for a descriptor that cannot change its file ({@code O_PATH}: EBADF), so the caller goes by path; else the error. */
-    private static boolean notThroughDescriptor(int errno, int fd) throws IOException {
-        if (errno == Errno.EBADF) {
-            return false;
-        }
-        throw Errno.forPath(errno, Path.of("/proc/self/fd/" + fd));
-    }
-
     @Override
     public boolean changeOwner(int fd, int uid, int gid) throws IOException {
         if (LibC.fchown(fd, uid, gid) != 0) {
-            return notThroughDescriptor(LibC.errno(), fd);
+            return Errno.notThroughDescriptor(LibC.errno(), fd);
         }
         return true;
     }
@@ -206,7 +198,7 @@ final class NativeDescriptors implements Descriptors {
     @Override
     public boolean changeMode(int fd, int mode) throws IOException {
         if (LibC.fchmod(fd, mode & 07777) != 0) {
-            return notThroughDescriptor(LibC.errno(), fd);
+            return Errno.notThroughDescriptor(LibC.errno(), fd);
         }
         return true;
     }
@@ -215,7 +207,7 @@ final class NativeDescriptors implements Descriptors {
     public boolean changeTimes(int fd, java.nio.file.attribute.FileTime lastAccess, java.nio.file.attribute.FileTime lastModified)
             throws IOException {
         if (LibC.futimens(fd, Timespecs.of(lastAccess, lastModified)) != 0) {
-            return notThroughDescriptor(LibC.errno(), fd);
+            return Errno.notThroughDescriptor(LibC.errno(), fd);
         }
         return true;
     }
