@@ -17,9 +17,9 @@ import dev.cpx.core.plan.PlanDirectory;
 import dev.cpx.core.plan.PlanStatus;
 import dev.cpx.core.plan.Planner;
 import dev.cpx.core.plan.Worker;
+import dev.cpx.core.run.Workers;
 import dev.cpx.spi.PosixExtras;
 import java.io.IOException;
-import dev.cpx.core.run.Workers;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -52,15 +52,11 @@ public final class Plans {
     public static CopyPlan.WorkDone work(Path directory, Cpx cpx, int jobs, Consumer<String> log)
             throws IOException, InterruptedException {
         PosixExtras extras = cpx.engines().extras().orElse(PosixExtras.none());
-        Workers[] workers = new Workers[1];
         ChunkCopier.Runs runs = new ChunkCopier.Runs() {
             @Override
-            public CopyJob start(List<EntryList.Item> entries, CopyOptions options, CopyListener listener) throws Exception {
-                if (workers[0] == null) {
-                    // (Every run of a worker has the same options: the plan's, with the worker's -j.)
-                    workers[0] = new Workers(options.jobs(), options.maxJobs());
-                }
-                return Scheduler.startEntries(entries, options, engine(options), extras, listener, workers[0]);
+            public CopyJob start(List<EntryList.Item> entries, CopyOptions options, CopyListener listener, Workers workers)
+                    throws Exception {
+                return Scheduler.startEntries(entries, options, engine(options), extras, listener, workers);
             }
 
             @Override
@@ -77,14 +73,7 @@ public final class Plans {
                 return extras;
             }
         };
-        Worker.Result r;
-        try {
-            r = new Worker(PlanDirectory.open(directory), runs, jobs, log).run();
-        } finally {
-            if (workers[0] != null) {
-                workers[0].close();
-            }
-        }
+        Worker.Result r = new Worker(PlanDirectory.open(directory), runs, jobs, log).run();
         List<FileOutcome> failures = new ArrayList<>();
         r.chunks().forEach(c -> failures.addAll(c.failures()));
         CopySummary s = ChunkReport.sum(r.chunks(), 0, 0, Duration.ofNanos(r.nanos()));

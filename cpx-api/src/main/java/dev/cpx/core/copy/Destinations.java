@@ -12,7 +12,6 @@ import dev.cpx.core.decide.Placement;
 import dev.cpx.core.decide.ResumeRule;
 import dev.cpx.core.fs.Stat;
 import dev.cpx.core.run.RunContext;
-import dev.cpx.spi.FileStatus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -227,8 +226,7 @@ public final class Destinations {
             if (place == null) {
                 return context.anchors().lstatIfThere(e.target());
             }
-            FileStatus s = place.directories().descriptors().statusIfThere(place.directories().target(), place.name());
-            return s == null ? null : Stat.of(s);
+            return Stat.ifThere(place.directories().descriptors(), place.directories().target(), place.name());
         }
 
         @Override

@@ -194,18 +194,15 @@ public final class Anchors {
                 return null;
             }
         }
-        dev.cpx.spi.FileStatus s;
         Held h = heldParent(path);
         if (h == null) {
-            s = descriptors.statusIfThere(dev.cpx.spi.support.Fcntl.AT_FDCWD, PathBytes.of(unstaged(path)));
-        } else {
-            try {
-                s = descriptors.statusIfThere(h.fd(), PathBytes.of(path.getFileName()));
-            } finally {
-                h.pair().release();
-            }
+            return Stat.ifThere(descriptors, dev.cpx.spi.support.Fcntl.AT_FDCWD, PathBytes.of(unstaged(path)));
         }
-        return s == null ? null : Stat.of(s);
+        try {
+            return Stat.ifThere(descriptors, h.fd(), PathBytes.of(path.getFileName()));
+        } finally {
+            h.pair().release();
+        }
     }
 
     /** {@code stat} of {@code path} reached as {@link #at} reaches it, or null when it fails. */

@@ -154,6 +154,15 @@ public record Stat(int mode, long size, long dev, long ino, long nlink, int uid,
                 time(s.ctimeSeconds(), s.ctimeNanos()));
     }
 
+    /**
+     * {@code lstat} of {@code name} in the open {@code directory} ({@code AT_FDCWD}: a path from the
+     * working directory) through {@code descriptors}; null when nothing is there, without an exception.
+     */
+    public static Stat ifThere(dev.cpx.spi.Descriptors descriptors, int directory, byte[] name) throws IOException {
+        dev.cpx.spi.FileStatus s = descriptors.statusIfThere(directory, name);
+        return s == null ? null : of(s);
+    }
+
     /** A time as {@code sun.nio.fs.UnixFileAttributes} makes it, so times compare and print alike. */
     private static FileTime time(long seconds, int nanos) {
         if (nanos == 0) {

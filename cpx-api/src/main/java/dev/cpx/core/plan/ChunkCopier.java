@@ -12,6 +12,7 @@ import dev.cpx.api.FileOutcome;
 import dev.cpx.api.OverwritePolicy;
 import dev.cpx.core.fs.Stat;
 import dev.cpx.core.fs.TempNames;
+import dev.cpx.core.run.Workers;
 import dev.cpx.core.walk.EntryList;
 import dev.cpx.spi.CopyEngine;
 import dev.cpx.spi.PosixExtras;
@@ -22,6 +23,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -42,8 +44,9 @@ public final class ChunkCopier {
 
     /** What a worker copies with: the scheduler's run over a list of entries, an engine, the native extras. */
     public interface Runs {
-        /** Starts one run copying {@code entries} (the scheduler's {@code startEntries}). */
-        CopyJob start(List<EntryList.Item> entries, CopyOptions options, CopyListener listener) throws Exception;
+        /** Starts one run copying {@code entries} on {@code workers} (the scheduler's {@code startEntries}). */
+        CopyJob start(List<EntryList.Item> entries, CopyOptions options, CopyListener listener, Workers workers)
+                throws Exception;
 
         /** The engine the options name. */
         CopyEngine engine(CopyOptions options) throws IOException;
@@ -74,6 +77,8 @@ public final class ChunkCopier {
     private final CopyOptions options;
     private final Runs runs;
     private final SplitFiles splits;
+    /** The threads every run of this worker is copied by, made at its first run; null before. */
+    private Workers workers;
 
     ChunkCopier(PlanDirectory plan, Runs runs, int jobs) throws IOException {
         this.plan = plan;
@@ -84,6 +89,20 @@ public final class ChunkCopier {
                 .dereference(followInside ? Dereference.ALWAYS : Dereference.NEVER).build();
         this.runs = runs;
         this.splits = new SplitFiles(plan, options, runs.engine(options), runs.extras());
+    }
+
+    private Workers workers() {
+        if (workers == null) {
+            workers = new Workers(options.jobs(), options.maxJobs());
+        }
+        return workers;
+    }
+
+    /** Ends the worker threads, once no run is going. */
+    void close() {
+        if (workers != null) {
+            workers.close();
+        }
     }
 
     /**
@@ -159,7 +178,7 @@ public final class ChunkCopier {
         private final Map<Long, PlanEntry> leaders = new HashMap<>();
         private final SafeDirectories dirs = new SafeDirectories(runs.extras().descriptors().orElse(null));
         /** The runs going on, not awaited yet, the oldest first. */
-        private final java.util.ArrayDeque<CopyJob> running = new java.util.ArrayDeque<>();
+        private final ArrayDeque<CopyJob> running = new ArrayDeque<>();
 
         private Copying(String chunk, String worker) {
             this.chunk = chunk;
@@ -183,7 +202,7 @@ public final class ChunkCopier {
                 }
             };
             try {
-                running.add(runs.start(acrossDirectories(items), options, listener));
+                running.add(runs.start(acrossDirectories(items), options, listener, workers()));
             } catch (InterruptedException | IOException e) {
                 throw e;
             } catch (Exception e) {

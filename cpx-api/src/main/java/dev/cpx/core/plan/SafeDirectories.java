@@ -2,7 +2,6 @@ package dev.cpx.core.plan;
 
 import dev.cpx.core.fs.Stat;
 import dev.cpx.spi.Descriptors;
-import dev.cpx.spi.FileStatus;
 import dev.cpx.spi.support.Fcntl;
 import dev.cpx.spi.support.PathBytes;
 import java.io.IOException;
@@ -78,7 +77,6 @@ final class SafeDirectories {
         if (descriptors == null) {
             return Stat.lstatOrNull(dir);
         }
-        FileStatus s = descriptors.statusIfThere(Fcntl.AT_FDCWD, PathBytes.of(dir));
-        return s == null ? null : Stat.of(s);
+        return Stat.ifThere(descriptors, Fcntl.AT_FDCWD, PathBytes.of(dir));
     }
 }

@@ -79,6 +79,7 @@ public final class Worker {
             complete(previous, reports);
         } finally {
             heartbeat.shutdownNow();
+            copier.close();
         }
         return new Result(reports, System.nanoTime() - start);
     }
