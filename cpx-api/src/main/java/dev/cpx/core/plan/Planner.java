@@ -57,6 +57,8 @@ public final class Planner {
     private long splitFiles;
 
     private long entries;
+    /** Units of the listing the splitter cuts between: single entries, ranges, groups of linked names. */
+    private long units;
     private long bytes;
     private long directories;
     private long linkGroups;
@@ -150,6 +152,7 @@ public final class Planner {
             for (int i = 0; i < sources.size(); i++) {
                 walkOperand(i, sources.get(i), targets.get(i), list, dirs);
             }
+            units += linked.size();
             for (List<PlanEntry> group : linked.values()) {
                 long id = group.size() > 1 ? ++linkGroups : 0;
                 for (PlanEntry e : group) {
@@ -542,6 +545,7 @@ public final class Planner {
             int count = (int) Math.min(Integer.MAX_VALUE, (e.size() + splitSize - 1) / splitSize);
             long each = (e.size() + count - 1) / count;
             SplitFiles.write(splitList, new SplitFiles.Split(id, e.operand(), e.name(), e.size(), count));
+            units += count;
             for (int i = 0; i < count; i++) {
                 long offset = i * each;
                 new PlanEntry(e.operand(), e.name(), PlanEntry.RANGE, e.size(), 0,
@@ -549,15 +553,18 @@ public final class Planner {
             }
             return;
         }
+        units++;
         e.write(list);
     }
 
     /**
      * Cuts the listing into about {@link #chunkTarget} chunks of equal weight (share of entries plus
-     * share of bytes), never between two names of one hard-linked inode.
+     * share of bytes), never between two names of one hard-linked inode; exactly that many where
+     * there are as many units (a heavy unit late in the listing would otherwise cross two thresholds
+     * at once and leave a chunk out).
      */
     private List<Manifest.Chunk> split(Path listing, Path todo) throws IOException {
-        Splitter splitter = new Splitter(todo, (bytes == 0 ? 1.0 : 2.0) / chunkTarget);
+        Splitter splitter = new Splitter(todo, (bytes == 0 ? 1.0 : 2.0) / chunkTarget, chunkTarget, units);
         try (DataInputStream in = new DataInputStream(new Buffered.Input(Files.newInputStream(listing)))) {
             PlanEntry e = PlanEntry.read(in);
             while (e != null) {
@@ -583,12 +590,16 @@ public final class Planner {
         private final Path todo;
         private final double perChunk;
         private final List<Manifest.Chunk> chunks = new ArrayList<>();
+        private final int target;
+        private long unitsLeft;
         private double total;
         private ChunkWriter current;
 
-        Splitter(Path todo, double perChunk) {
+        Splitter(Path todo, double perChunk, int target, long units) {
             this.todo = todo;
             this.perChunk = perChunk;
+            this.target = target;
+            this.unitsLeft = units;
         }
 
         void add(List<PlanEntry> unit) throws IOException {
@@ -610,7 +621,9 @@ public final class Planner {
             current.lastSplit = range != null ? range.file() : 0;
             current.bytes += unitBytes;
             total += weight;
-            if (total >= perChunk * (chunks.size() + 1) - 1e-12) {
+            unitsLeft--;
+            if (total >= perChunk * (chunks.size() + 1) - 1e-12
+                    || chunks.size() + 1 < target && unitsLeft < target - chunks.size()) {
                 chunks.add(current.close());
                 current = null;
             }

@@ -102,6 +102,25 @@ class PlannerSplitTest {
     }
 
     @Test
+    void asManyChunksAsAskedWhereThereAreAsManyUnitsWhateverTheirOrder() throws Exception {
+        // One heavy file among light ones: wherever the walk puts it, 6 units make 6 chunks (the heavy one
+        // last used to cross two thresholds at once and leave a chunk out), and 10 asked make 6.
+        Path src = Files.createDirectories(dir.resolve("src"));
+        for (int i = 0; i < 5; i++) {
+            Files.write(src.resolve("light" + i), new byte[1]);
+        }
+        Files.write(src.resolve("heavy"), new byte[1 << 20]);
+        for (int target : new int[] {6, 10, 3}) {
+            new Planner(List.of(src), dir.resolve("dst"), ARCHIVE, target, 60_000, 0).write(dir.resolve("plan"));
+            List<Manifest.Chunk> chunks = PlanDirectory.open(dir.resolve("plan")).manifest().chunks();
+            assertEquals(Math.min(target, 6), chunks.size(), "chunks for " + target);
+            assertEquals(6, chunks.stream().mapToLong(Manifest.Chunk::entries).sum());
+            assertTrue(chunks.stream().allMatch(c -> c.entries() > 0));
+            deleteTree(dir.resolve("plan"));
+        }
+    }
+
+    @Test
     void nothingIsSplitWithSplitSizeZeroOrWithReflinkAlways() throws Exception {
         source();
         for (CopyOptions o : List.of(ARCHIVE, ARCHIVE.toBuilder().reflink(ReflinkMode.ALWAYS).build())) {
