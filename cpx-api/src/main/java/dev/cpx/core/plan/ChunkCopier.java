@@ -71,7 +71,7 @@ public final class ChunkCopier {
      * what the old generation holds at most between collections, which stays in the worker's memory
      * (1,000,000 files, one worker: 66.3 MB peak RSS with 16 MB, 63.1 MB with 12 MB).
      */
-    static final long COLLECT_ABOVE = 12L << 20;
+    static final long COLLECT_ABOVE = Long.getLong("cpx.worker.collectAboveMB", 12) << 20;
 
     private final PlanDirectory plan;
     private final CopyOptions options;
