@@ -65,13 +65,6 @@ public final class ChunkCopier {
     static final int SLICE = 512;
     /** Runs of one chunk going on at once at most (each of a {@link #SLICE}). */
     static final int IN_FLIGHT = 2;
-    private static final boolean COLLECT = Boolean.parseBoolean(System.getProperty("cpx.worker.gc", "true"));
-    /**
-     * Heap in use after a run above which the worker's heap is collected (see {@link Copying#awaitOldest}):
-     * what the old generation holds at most between collections, which stays in the worker's memory
-     * (1,000,000 files, one worker: 66.3 MB peak RSS with 16 MB, 63.1 MB with 12 MB).
-     */
-    static final long COLLECT_ABOVE = Long.getLong("cpx.worker.collectAboveMB", 12) << 20;
 
     private final PlanDirectory plan;
     private final CopyOptions options;
@@ -211,12 +204,8 @@ public final class ChunkCopier {
         }
 
         /**
-         * Waits for the oldest run going on, and counts it. Then, once more than {@link #COLLECT_ABOVE} of
-         * heap is in use, the heap is collected: a worker copies chunk after chunk, and what its runs
-         * leave behind (the slices' entries, promoted by young collections) would otherwise pile up
-         * until the old generation fills, so its memory would grow with the number of files. (A
-         * collection after every run cost 1.1 s of user and 2.1 s of system CPU of a 7.9 s worker
-         * copying the Linux tree, 64 chunks; {@code -Dcpx.worker.gc=false} turns it off, to measure.)
+         * Waits for the oldest run going on, and counts it. (What the runs leave behind is collected
+         * by the JVM: the launcher starts a worker with a small heap, see its script.)
          */
         private void awaitOldest() throws InterruptedException {
             CopySummary s = running.remove().await();
@@ -226,10 +215,6 @@ public final class ChunkCopier {
             counts.addAndGet(3, s.bytes());
             counts.addAndGet(4, s.skipped());
             counts.addAndGet(5, s.failed());
-            Runtime heap = Runtime.getRuntime();
-            if (COLLECT && heap.totalMemory() - heap.freeMemory() > COLLECT_ABOVE) {
-                System.gc();
-            }
         }
 
         /** Waits for the last run, copies the split files' ranges and links the later names of hard links: the chunk's report. */
