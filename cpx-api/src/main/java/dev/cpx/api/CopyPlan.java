@@ -104,8 +104,9 @@ public final class CopyPlan {
     }
 
     /**
-     * Claims and copies chunks until none is left to claim, with {@code jobs} copies at once; chunks
-     * whose worker is gone are taken again. {@code log} hears warnings.
+     * Claims and copies chunks until none is left to claim, with exactly {@code jobs} threads
+     * copying (as {@code -j} gives them; 0: as many as a copy without {@code -j} has, more while
+     * they wait on the disk); chunks whose worker is gone are taken again. {@code log} hears warnings.
      */
     public WorkDone work(int jobs, Consumer<String> log) throws IOException, InterruptedException {
         return cpx.work(directory, jobs, log);

@@ -73,15 +73,26 @@ public final class ChunkCopier {
     /** The threads every run of this worker is copied by, made at its first run; null before. */
     private Workers workers;
 
+    /** {@code jobs}: see {@link #workerOptions}. */
     ChunkCopier(PlanDirectory plan, Runs runs, int jobs) throws IOException {
         this.plan = plan;
-        CopyOptions o = plan.options();
-        boolean followInside = o.effectiveDereference() == Dereference.ALWAYS;
-        // The walk happened at plan time: the entries are named one by one.
-        this.options = o.toBuilder().excludes(List.of()).resume(true).jobs(Math.max(1, jobs))
-                .dereference(followInside ? Dereference.ALWAYS : Dereference.NEVER).build();
+        this.options = workerOptions(plan.options(), jobs);
         this.runs = runs;
         this.splits = new SplitFiles(plan, options, runs.engine(options), runs.extras());
+    }
+
+    /**
+     * The options a worker copies with: the plan's, its entries named one by one (the walk and the
+     * excludes happened at plan time) under {@code --resume}'s rules, with exactly {@code jobs}
+     * threads as {@code -j} gives them, or, for 0, the defaults of a copy without {@code -j} (more
+     * threads while they wait on the disk). The plan's own thread counts are the planner's.
+     */
+    static CopyOptions workerOptions(CopyOptions planned, int jobs) {
+        boolean followInside = planned.effectiveDereference() == Dereference.ALWAYS;
+        return planned.toBuilder().excludes(List.of()).resume(true)
+                .jobs(jobs > 0 ? jobs : CopyOptions.defaultJobs())
+                .maxJobs(jobs > 0 ? jobs : CopyOptions.defaultMaxJobs())
+                .dereference(followInside ? Dereference.ALWAYS : Dereference.NEVER).build();
     }
 
     private Workers workers() {
