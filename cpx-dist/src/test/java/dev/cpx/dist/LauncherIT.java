@@ -72,6 +72,33 @@ class LauncherIT {
     }
 
     @Test
+    void aPlansWorkerStartsWithASmallHeapThatTheUserCanOverride() throws Exception {
+        // The worker's memory stays flat only with a small heap to start with (docs/cluster.md, "A worker's memory").
+        Files.createDirectories(dir.resolve("src"));
+        Files.writeString(dir.resolve("src/a"), "a");
+        Dist.Result plan = Dist.run(dir, Dist.env(), cpx.toString(), "--plan=plan", "-a", "src", "dst");
+        assertEquals(0, plan.exit(), plan::toString);
+        Map<String, String> env = Dist.env();
+        env.put("CPX_JAVA_OPTS", "-XX:+PrintCommandLineFlags");
+        Dist.Result work = Dist.run(dir, env, cpx.toString(), "--work=plan");
+        assertEquals(0, work.exit(), work::toString);
+        List<String> flags = List.of(work.out().split("\\s+"));
+        assertTrue(flags.contains("-XX:InitialHeapSize=10485760") && flags.contains("-XX:NewSize=3145728"), work.out());
+        env.put("CPX_JAVA_OPTS", "-XX:+PrintCommandLineFlags -Xmn5m");
+        Dist.Result finish = Dist.run(dir, env, cpx.toString(), "--finish=plan");
+        assertEquals(0, finish.exit(), finish::toString);
+        assertTrue(!finish.out().contains("InitialHeapSize=10485760"), "only a worker starts small: " + finish.out());
+        Files.writeString(dir.resolve("src/b"), "b");
+        Dist.Result again = Dist.run(dir, Dist.env(), cpx.toString(), "--plan=plan2", "-a", "src", "dst2");
+        assertEquals(0, again.exit(), again::toString);
+        Dist.Result overridden = Dist.run(dir, env, cpx.toString(), "--work=plan2");
+        assertEquals(0, overridden.exit(), overridden::toString);
+        assertTrue(List.of(overridden.out().split("\\s+")).contains("-XX:NewSize=5242880"), overridden.out());
+        assertEquals(0, Dist.run(dir, Dist.env(), cpx.toString(), "--finish=plan2").exit());
+        assertEquals("b", Files.readString(dir.resolve("dst2/b")));
+    }
+
+    @Test
     void versionNamesCpxTheEnginesTheJdkAndTheOs() throws Exception {
         Dist.Result r = Dist.run(dir, Dist.env(), cpx.toString(), "--version");
         assertEquals(0, r.exit(), r::toString);
