@@ -28,7 +28,7 @@ class ClusterFaultTest {
     Path dir;
 
     private void source() throws Exception {
-        ClusterTrees.rich(dir.resolve("src"), 600);
+        ClusterTrees.rich(dir.resolve("src"), 1200);
         Path big = Files.createDirectories(dir.resolve("src/big"));
         for (int i = 0; i < 16; i++) {
             Files.write(big.resolve("b" + i), Trees.randomBytes((1 << 20) + i * 65_537, 500 + i));
@@ -49,17 +49,20 @@ class ClusterFaultTest {
             workers.add(Running.start(dir, List.of(), Map.of(), false, "--work=plan", "-j", "1"));
         }
         try {
+            // Once both hold a chunk (so each kill lands mid-copy, not before a first claim): waiting for
+            // the second only after killing the first gave the others time to copy every chunk.
             for (int i = 0; i < 2; i++) {
                 Running victim = workers.get(i);
                 String pid = "@" + victim.pid() + "@";
-                // Once it holds a chunk (so the kill lands mid-copy, not before the first claim).
                 victim.awaitWhileRunning("a claim", () -> {
                     try (var s = Files.list(dir.resolve("plan/claimed"))) {
                         return s.anyMatch(p -> p.getFileName().toString().contains(pid));
                     }
                 });
-                Thread.sleep(random.nextInt(400));
-                victim.signal("KILL");
+            }
+            for (int i = 0; i < 2; i++) {
+                Thread.sleep(random.nextInt(150));
+                workers.get(i).signal("KILL");
             }
             for (int i = 0; i < 2; i++) {
                 workers.add(Running.start(dir, List.of(), Map.of(), false, "--work=plan", "-j", "1"));
