@@ -107,7 +107,7 @@ final class ClusterSession {
 
     private int work(Cpx cpx) throws IOException, InterruptedException {
         CopyPlan plan = CopyPlan.at(cpx, PathBytes.path(cluster.work));
-        CopyPlan.WorkDone w = plan.work(command.engines.jobsGiven(), line -> output.err(program + ": " + line));
+        CopyPlan.WorkDone w = plan.work(command.jobsGiven(), line -> output.err(program + ": " + line));
         for (FileOutcome f : w.failures()) {
             output.err(program + ": " + f.diagnostic());
         }

@@ -105,9 +105,8 @@ public final class CpxCommand implements Callable<Integer>, Specs.Target {
             return 1;
         }
         CopyOptions.Builder builder = control.applyTo(cp.toBuilder()).engine(engines.engine);
-        if (spec.commandLine().getParseResult().hasMatchedOption("--jobs")
-                || spec.defaultValueProvider() instanceof ConfigDefaults config && config.sets("jobs")) {
-            builder.jobs(engines.jobs()); // exactly; by default, more while workers wait on the disk
+        if (jobsGiven() > 0) {
+            builder.jobs(jobsGiven()); // exactly; by default, more while workers wait on the disk
         }
         CopyOptions options = builder.build();
         CopyEngine engine;
@@ -214,5 +213,12 @@ public final class CpxCommand implements Callable<Integer>, Specs.Target {
                     + (availability.available() ? "" : " (" + availability.reason() + ")");
             out.printf(format, e.id(), availability.available() ? "yes" : "no", e.version(), description);
         }
+    }
+
+    /** {@code -j}'s value where the command line or the configuration gives it; 0 for the default. */
+    int jobsGiven() {
+        boolean given = spec.commandLine().getParseResult().hasMatchedOption("--jobs")
+                || spec.defaultValueProvider() instanceof ConfigDefaults config && config.sets("jobs");
+        return given ? engines.jobs() : 0;
     }
 }

@@ -24,7 +24,6 @@ public final class EngineOptions implements Specs.Target {
     boolean listEngines;
     String pluginPath;
     private int jobs = CopyOptions.defaultJobs();
-    private boolean jobsGiven;
 
     /** picocli's model of these options, in code (see {@link Specs}). */
     CommandSpec spec() {
@@ -59,12 +58,6 @@ public final class EngineOptions implements Specs.Target {
                     "invalid number of jobs: '" + n + "' (expected 1 to 1024)");
         }
         jobs = n;
-        jobsGiven = true;
-    }
-
-    /** {@code -j}'s value, 0 when it was not given. */
-    int jobsGiven() {
-        return jobsGiven ? jobs : 0;
     }
 
     int jobs() {
