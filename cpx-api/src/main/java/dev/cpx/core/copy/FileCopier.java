@@ -275,7 +275,7 @@ public final class FileCopier {
                 // A file copied in ranges at once may have gaps until its end: never made under its final name.
                 boolean inRanges = context.options().rangeSize() > 0 && st.size() >= 2 * context.options().rangeSize();
                 file = newFiles.create(at, inRanges ? null : place, CreationModes.of(st, context.options()) | extra, resumable,
-                        !inRanges && e.placement() == Placement.STAGED_PARENT);
+                        !inRanges && e.placement() == Placement.STAGED_PARENT, naming);
             }
             data = in == null ? DataResult.copied(0)
                     : transfer(in, file.channel(), e, file.resumedAt(), context.cancellation().progress(), false);

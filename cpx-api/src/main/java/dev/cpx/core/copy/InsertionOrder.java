@@ -19,6 +19,11 @@ public interface InsertionOrder {
         @Override
         public void skip(int index) {
         }
+
+        @Override
+        public boolean inTurn(int index) {
+            return true;
+        }
     };
 
     /**
@@ -32,4 +37,11 @@ public interface InsertionOrder {
 
     /** The entry at {@code index} makes no new name (failed, excluded, existed already). */
     void skip(int index);
+
+    /**
+     * Whether every entry before {@code index} has been named or skipped, so that a name made now
+     * for it (a file created under its own name in a staged tree) is made in order: only its own
+     * {@link #insert} or {@link #skip} can end that.
+     */
+    boolean inTurn(int index);
 }

@@ -14,6 +14,11 @@ public record Naming(InsertionOrder order, int index) {
         order.insert(index, naming, holdsDescriptor);
     }
 
+    /** Whether a name made now for this entry is made in order ({@link InsertionOrder#inTurn}). */
+    public boolean inTurn() {
+        return order.inTurn(index);
+    }
+
     /** This entry makes no new name. */
     public void skip() {
         order.skip(index);

@@ -41,13 +41,16 @@ final class NewFiles {
      * applies). Named when {@code resumable} or when the file system has no unnamed files; made
      * relative to {@code place}'s open directory when it is given and the file is made unnamed;
      * {@code staged}: {@code target} is in a tree made under a staging name (a plan's staged operand,
-     * reached by path), so it is made under its own name.
+     * reached by path), so it is made under its own name. In a staged tree's open directory it is made
+     * under its own name when that is in {@code naming}'s turn, else unnamed and named in its turn, as
+     * in a directory that existed: so the copy's entries are made in the order GNU cp makes them even
+     * when workers share a large directory (on ext4 a directory's size depends on that order).
      */
-    NewFile create(Path target, Place place, int mode, boolean resumable, boolean staged) throws IOException {
+    NewFile create(Path target, Place place, int mode, boolean resumable, boolean staged, Naming naming) throws IOException {
         if (!resumable && staged && place == null) {
             return new NewFile(effects, effects.open(target, CREATE_STAGED, mode), target, 0, true);
         }
-        if (!resumable && place != null && place.directories().staged()) {
+        if (!resumable && place != null && place.directories().staged() && naming.inTurn()) {
             // Nothing in a staged tree is seen under its final path before the tree is complete: one
             // exclusive create under its own name, no naming after.
             return new NewFile(effects, effects.createFileAt(place.directories().target(), place.name(), mode & 0777), target, 0, true);

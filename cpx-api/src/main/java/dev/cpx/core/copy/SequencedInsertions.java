@@ -1,19 +1,28 @@
 package dev.cpx.core.copy;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** {@link InsertionOrder} for one directory's entries: names them strictly in index order. */
 public final class SequencedInsertions implements InsertionOrder {
 
-    /** Above this many files waiting with open descriptors (run-wide), files are named out of turn. */
-    static final int MAX_WAITING_DESCRIPTORS = 256;
+    /**
+     * Above this many files waiting with open descriptors (run-wide), files are named out of turn:
+     * a quarter of the process's descriptor limit, at least 256 and at most 4096 ({@link #budgetFor}).
+     * Each of up to 16 workers may hold a chunk of 64 waiting files; 256 was crossed so by a 900-entry
+     * directory on a CI machine with more cores, naming files out of turn (a different ext4 layout).
+     */
+    static final int MAX_WAITING_DESCRIPTORS = budgetFor(openFilesLimit());
 
     private static final Runnable SKIP = () -> { };
 
     private final Runnable[] waiting;
     private final boolean[] holds;
     private final AtomicInteger waitingDescriptors;
-    private int next;
+    /** Written under the lock, read without it by {@link #inTurn}. */
+    private volatile int next;
 
     public SequencedInsertions(int size, AtomicInteger waitingDescriptors) {
         this.waiting = new Runnable[size];
@@ -48,6 +57,11 @@ public final class SequencedInsertions implements InsertionOrder {
         }
     }
 
+    @Override
+    public boolean inTurn(int index) {
+        return next == index;
+    }
+
     private void drain() {
         while (next < waiting.length && waiting[next] != null) {
             Runnable r = waiting[next];
@@ -59,5 +73,25 @@ public final class SequencedInsertions implements InsertionOrder {
             next++;
             r.run();
         }
+    }
+
+    /** Files that may wait for their turn holding a descriptor, under a descriptor limit of {@code limit} (0: unknown). */
+    static int budgetFor(long limit) {
+        return (int) Math.max(256, Math.min(4096, limit / 4));
+    }
+
+    /** The soft limit on open files ({@code /proc/self/limits}, which the JVM raised at start), 0 if unknown. */
+    private static long openFilesLimit() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/limits"))) {
+                if (line.startsWith("Max open files")) {
+                    String soft = line.substring("Max open files".length()).trim().split("\\s+")[0];
+                    return soft.equals("unlimited") ? Long.MAX_VALUE : Long.parseLong(soft);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // Not Linux's /proc: the smallest budget.
+        }
+        return 0;
     }
 }
