@@ -321,9 +321,34 @@ public final class FileCopier {
             named.accept(null);
             return;
         }
-        NewFile complete = file;
-        long bytes = data.bytes();
-        naming.insert(() -> {
+        naming.insert(new Publication(file, at, e, data.bytes(), backup, replaced, named), !file.isNamed());
+    }
+
+    /**
+     * A complete file's naming in its turn, and its outcome. A class rather than a lambda: where only
+     * C1 compiles, as cpx runs, making a capturing lambda is a call into the VM (per file here).
+     */
+    private final class Publication implements Runnable {
+        private final NewFile complete;
+        private final Path at;
+        private final Entry e;
+        private final long bytes;
+        private final Path backup;
+        private final boolean replaced;
+        private final Consumer<Path> named;
+
+        Publication(NewFile complete, Path at, Entry e, long bytes, Path backup, boolean replaced, Consumer<Path> named) {
+            this.complete = complete;
+            this.at = at;
+            this.e = e;
+            this.bytes = bytes;
+            this.backup = backup;
+            this.replaced = replaced;
+            this.named = named;
+        }
+
+        @Override
+        public void run() {
             try {
                 complete.publish(at);
             } catch (IOException x) {
@@ -336,7 +361,7 @@ public final class FileCopier {
             destinations.made(e);
             context.outcomes().copied(EntryKind.FILE, e.source(), e.target(), bytes, backup, replaced);
             named.accept(at);
-        }, !complete.isNamed());
+        }
     }
 
     private static void closeQuietly(FileChannel c) {

@@ -216,7 +216,7 @@ final class DirectoryTask extends Task {
             Stat st = null;
             if (type == DirectoryEntries.REGULAR) {
                 FileCopier.Left left = dispatch.files().copyAt(new Place(dirs, name), from, into, new Naming(order, i),
-                        Dispatch.NAMED_OUT_OF_TURN, dispatch::linksTracked, placement);
+                        Dispatch.NAMED_OUT_OF_TURN, dispatch.linksTracked, placement);
                 if (left == null) {
                     return;
                 }

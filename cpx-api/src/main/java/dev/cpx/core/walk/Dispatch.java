@@ -90,6 +90,9 @@ final class Dispatch {
         return hardLinks != null && nlink > 1;
     }
 
+    /** {@link #linksTracked} as a predicate, made once: a method reference per file is a call into the VM under C1. */
+    final java.util.function.LongPredicate linksTracked = this::linksTracked;
+
     /** The descriptor operations a directory this run made is copied with; null: by paths. */
     Descriptors descriptors() {
         return descriptors;

@@ -160,7 +160,7 @@ public final class EntryList extends Task {
             Placement placement = placement(item);
             FileCopier.Left left = dispatch.files().copyAt(new Place(dirs, name), directories.source(),
                     directories.target(), new Naming(InsertionOrder.IMMEDIATE, 0), Dispatch.NAMED_OUT_OF_TURN,
-                    dispatch::linksTracked, placement);
+                    dispatch.linksTracked, placement);
             if (left == null) {
                 return;
             }
