@@ -58,5 +58,16 @@ public final class Transfers {
         public void close() {
             active.remove(this);
         }
+
+        /** Identity's, but not {@link System#identityHashCode}, which costs a call into the VM per file where C1 compiles. */
+        @Override
+        public int hashCode() {
+            return (int) (started ^ (started >>> 32));
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o == this;
+        }
     }
 }

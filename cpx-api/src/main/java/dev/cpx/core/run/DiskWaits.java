@@ -17,13 +17,18 @@ import java.util.concurrent.Semaphore;
  * {@value #PERIOD_MS} ms; when {@value #SAMPLES} of the last {@value #WINDOW} samples found cores
  * left idle (fewer workers running than cores) while workers were in uninterruptible sleep
  * ({@code D}: a read from a cold cache, mostly), it admits one more worker per core, up to
- * {@code extra} more in all. More reads are then in flight where the disk is what they wait for, and
+ * {@code extra} more in all. While no worker is seen on the disk it looks less often, down to every
+ * {@value #PERIOD_MS}{@code  << }{@value #SLOWEST} ms ({@link #period}): reading the states cost ~4% of
+ * a CPU on a warm copy, where nothing is ever found. More reads are then in flight where the disk is what they wait for, and
  * never more workers than {@code jobs} where the CPU is (a warm cache or tmpfs: no worker is seen in
  * {@code D}). Where {@code /proc} cannot be read, the run keeps its workers.
  */
 final class DiskWaits {
 
     static final int PERIOD_MS = 20;
+    /** The period doubles after each {@value #QUIET_STEP} samples in a row finding no worker on the disk, this many times at most. */
+    static final int SLOWEST = 3;
+    static final int QUIET_STEP = 25;
     /** Samples that must each find cores idle while workers wait on the disk (of the last {@link #WINDOW}). */
     static final int SAMPLES = 3;
     static final int WINDOW = 5;
@@ -82,9 +87,10 @@ final class DiskWaits {
         boolean[] seen = new boolean[WINDOW];
         int sample = 0;
         int left = extra;
+        int quiet = 0;
         try {
             while (!stopped && left > 0) {
-                Thread.sleep(PERIOD_MS);
+                Thread.sleep(period(quiet));
                 synchronized (workers) {
                     for (int i = open.size(); i < workers.size(); i++) {
                         open.add(FileChannel.open(workers.get(i), StandardOpenOption.READ));
@@ -97,6 +103,7 @@ final class DiskWaits {
                     running += state == 'R' ? 1 : 0;
                     onDisk += state == 'D' ? 1 : 0;
                 }
+                quiet = onDisk > 0 ? 0 : quiet + 1;
                 // Cores left idle while workers wait on the disk.
                 seen[sample++ % WINDOW] = onDisk > 0 && running < cores;
                 int hits = 0;
@@ -121,6 +128,11 @@ final class DiskWaits {
                 }
             }
         }
+    }
+
+    /** Milliseconds until the next sample after {@code quiet} samples in a row found no worker on the disk. */
+    static long period(int quiet) {
+        return (long) PERIOD_MS << Math.min(SLOWEST, quiet / QUIET_STEP);
     }
 
     /** The state letter of one thread's {@code stat} line (after its name, which may hold ") "). */

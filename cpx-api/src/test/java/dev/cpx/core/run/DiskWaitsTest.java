@@ -127,6 +127,13 @@ class DiskWaitsTest {
         }
     }
 
+    /** Samples that found nobody on the disk slow the watch down, to 8 times its period at most. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({"0, 20", "24, 20", "25, 40", "49, 40", "50, 80", "75, 160", "100000, 160"})
+    void theWatchSlowsDownWhileNobodyWaitsOnTheDisk(int quiet, long millis) {
+        assertEquals(millis, DiskWaits.period(quiet));
+    }
+
     @Test
     void aNameWithParenthesesDoesNotHideTheState() throws Exception {
         AtomicReference<Path> stat = new AtomicReference<>();
