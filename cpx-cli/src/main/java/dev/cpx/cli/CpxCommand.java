@@ -105,8 +105,9 @@ public final class CpxCommand implements Callable<Integer>, Specs.Target {
             return 1;
         }
         CopyOptions.Builder builder = control.applyTo(cp.toBuilder()).engine(engines.engine);
-        if (jobsGiven() > 0) {
-            builder.jobs(jobsGiven()); // exactly; by default, more while workers wait on the disk
+        int jobs = jobsGiven();
+        if (jobs > 0) {
+            builder.jobs(jobs); // exactly; by default, more while workers wait on the disk
         }
         CopyOptions options = builder.build();
         CopyEngine engine;

@@ -11,8 +11,8 @@ public final class SequencedInsertions implements InsertionOrder {
     /**
      * Above this many files waiting with open descriptors (run-wide), files are named out of turn:
      * a quarter of the process's descriptor limit, at least 256 and at most 4096 ({@link #budgetFor}).
-     * Each of up to 16 workers may hold a chunk of 64 waiting files; 256 was crossed so by a 900-entry
-     * directory on a CI machine with more cores, naming files out of turn (a different ext4 layout).
+     * Each worker (16 or more of them at most) may hold a chunk of 64 waiting files, so a fixed 256
+     * could be crossed by a large directory on a machine with more cores, naming files out of turn.
      */
     static final int MAX_WAITING_DESCRIPTORS = budgetFor(openFilesLimit());
 

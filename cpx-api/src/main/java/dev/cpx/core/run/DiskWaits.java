@@ -17,11 +17,12 @@ import java.util.concurrent.Semaphore;
  * {@value #PERIOD_MS} ms; when {@value #SAMPLES} of the last {@value #WINDOW} samples found cores
  * left idle (fewer workers running than cores) while workers were in uninterruptible sleep
  * ({@code D}: a read from a cold cache, mostly), it admits one more worker per core, up to
- * {@code extra} more in all. While no worker is seen on the disk it looks less often, down to every
- * {@value #PERIOD_MS}{@code  << }{@value #SLOWEST} ms ({@link #period}): reading the states cost ~4% of
- * a CPU on a warm copy, where nothing is ever found. More reads are then in flight where the disk is what they wait for, and
+ * {@code extra} more in all. More reads are then in flight where the disk is what they wait for, and
  * never more workers than {@code jobs} where the CPU is (a warm cache or tmpfs: no worker is seen in
- * {@code D}). Where {@code /proc} cannot be read, the run keeps its workers.
+ * {@code D}). Where {@code /proc} cannot be read, the run keeps its workers. While no worker is seen on
+ * the disk it looks less often, down to every {@value #PERIOD_MS}{@code  << }{@value #SLOWEST} ms
+ * ({@link #period}): on a warm copy it never finds one (no gain measured in wall or CPU time; kept as
+ * the cheaper watch).
  */
 final class DiskWaits {
 
