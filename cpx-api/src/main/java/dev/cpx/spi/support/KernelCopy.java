@@ -35,6 +35,22 @@ public final class KernelCopy {
     /** Set once {@code copy_file_range} answered {@code ENOSYS}: the kernel lacks it, for every file. */
     private static volatile boolean copyFileRangeMissing;
 
+    /**
+     * Files smaller than this skip {@code copy_file_range} while {@link #crossDevice} is set; larger
+     * ones still ask (one call is nothing beside their data) and clear it when it works.
+     */
+    static final long CROSS_DEVICE_RETRY_SIZE = 1L << 20;
+
+    /**
+     * Set when {@code copy_file_range} last answered {@code EXDEV} (the two files on different file
+     * systems, as in most copies from one disk to another): every small file of such a copy would ask
+     * again and fail, two calls (a failed one and the {@code lseek} before {@code sendfile}) in the
+     * five or six a small file takes. Cleared by the next large file it copies. Only a way to skip a
+     * call that would fail: where it would have worked (a tree that spans file systems), those small
+     * files go through {@code sendfile}, which copies the same bytes inside the kernel.
+     */
+    private static volatile boolean crossDevice;
+
     private KernelCopy() {
     }
 
@@ -46,7 +62,7 @@ public final class KernelCopy {
      */
     public static long copy(KernelCalls calls, CopyRequest request, int in, int out, boolean offload) throws IOException {
         long end = UNSUPPORTED;
-        if (offload && !copyFileRangeMissing) {
+        if (offload && !copyFileRangeMissing && (!crossDevice || request.fileSize() >= CROSS_DEVICE_RETRY_SIZE)) {
             end = copyFileRange(calls, request, in, out);
         }
         if (end == UNSUPPORTED) {
@@ -70,6 +86,11 @@ public final class KernelCopy {
     /** Whether {@code copy_file_range} has been found missing in this process. */
     public static boolean copyFileRangeMissing() {
         return copyFileRangeMissing;
+    }
+
+    /** Whether small files skip {@code copy_file_range} now, its last answer having been {@code EXDEV}. */
+    public static boolean crossDevice() {
+        return crossDevice;
     }
 
     /** Copies with {@code copy_file_range}; returns the end offset reached, or a negative hand-over. */
@@ -116,6 +137,8 @@ public final class KernelCopy {
                 if (pos == start && Errno.meansUnsupported(errno)) {
                     if (copyFileRange && errno == Errno.ENOSYS) {
                         copyFileRangeMissing = true;
+                    } else if (copyFileRange && errno == Errno.EXDEV && !crossDevice) {
+                        crossDevice = true;
                     }
                     return UNSUPPORTED;
                 }
@@ -123,6 +146,9 @@ public final class KernelCopy {
             }
             if (n == 0) {
                 return pos == start ? READ_INSTEAD : pos;
+            }
+            if (copyFileRange && crossDevice) {
+                crossDevice = false;
             }
             pos += n;
             request.progress().advance(n);

@@ -63,6 +63,49 @@ class KernelCopyTest {
         }
     }
 
+    /**
+     * After copy_file_range said EXDEV, small files go straight to sendfile (two calls fewer each), a
+     * large one asks again and, where it works, makes small files ask again too; every copy is whole.
+     */
+    @Test
+    void smallFilesSkipCopyFileRangeAfterItSaidCrossDeviceUntilALargeFileCopiesWithIt() throws IOException {
+        byte[] small = Trees.randomBytes(3000, 23);
+        byte[] large = Trees.randomBytes(2 * MIB + 1, 24);
+        Path smallSrc = Files.write(dir.resolve("small"), small);
+        Path largeSrc = Files.write(dir.resolve("large"), large);
+        Path shm = CrossDevice.tmpfsDirectory();
+        try {
+            try (FileChannel in = FileChannel.open(smallSrc); FileChannel out = create(shm.resolve("a"))) {
+                long n = LibC.copy_file_range(FileDescriptors.of(in), new long[1], FileDescriptors.of(out), new long[1], 16, 0);
+                Assumptions.assumeTrue(n < 0 && LibC.errno() == Errno.EXDEV, "copy_file_range crosses file systems here");
+            }
+            copy(smallSrc, shm.resolve("a"), small.length);
+            assertTrue(KernelCopy.crossDevice(), "EXDEV is remembered");
+            copy(smallSrc, shm.resolve("b"), small.length);
+            copy(smallSrc, dir.resolve("b"), small.length);
+            assertTrue(KernelCopy.crossDevice(), "a small file does not ask again");
+            copy(largeSrc, shm.resolve("c"), large.length);
+            assertTrue(KernelCopy.crossDevice(), "a large file across file systems asks, and is refused again");
+            copy(largeSrc, dir.resolve("c"), large.length);
+            assertFalse(KernelCopy.crossDevice(), "a large file on one file system copies with copy_file_range, and small ones ask again");
+            copy(smallSrc, dir.resolve("d"), small.length);
+            assertFalse(KernelCopy.crossDevice());
+            for (Path p : new Path[] {shm.resolve("a"), shm.resolve("b"), dir.resolve("b"), dir.resolve("d")}) {
+                assertArrayEquals(small, Files.readAllBytes(p), p.toString());
+            }
+            assertArrayEquals(large, Files.readAllBytes(shm.resolve("c")));
+            assertArrayEquals(large, Files.readAllBytes(dir.resolve("c")));
+        } finally {
+            CrossDevice.delete(shm);
+        }
+    }
+
+    private void copy(Path src, Path dst, long size) throws IOException {
+        try (FileChannel in = FileChannel.open(src); FileChannel out = create(dst)) {
+            assertEquals(size, engine.copy(CopyRequest.wholeFile(in, out, size, SparseMode.AUTO, CopyProgress.NONE)));
+        }
+    }
+
     @Test
     void copiesARangeAcrossFileSystemsToTheSameOffsets() throws IOException {
         byte[] data = Trees.randomBytes(3 * MIB, 22);
