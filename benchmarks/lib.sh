@@ -225,4 +225,14 @@ dataset_paths() {
 
 # Title and file-name stem of a run: "<what>, warm cache, ext4 → same ext4" and "20250101-1200-<kind>-warm-ext4-<name>".
 run_title() { echo "$2, $MODE cache, $($TMPFS && echo "tmpfs → tmpfs" || echo "$WHERE → same $WHERE")"; }
-run_stem() { echo "$(date +%Y%m%d-%H%M)-$1-$MODE-$WHERE-$2"; }
+# A second run in the same minute gets "-2" (and so on) after the minute, so that no result file is overwritten.
+run_stem() {
+  local minute stem n=1
+  minute=$(date +%Y%m%d-%H%M)
+  stem=$minute-$1-$MODE-$WHERE-$2
+  while [ -e "$RESULTS_DIR/$stem.json" ] || [ -e "$RESULTS_DIR/$stem.md" ]; do
+    n=$((n + 1))
+    stem=$minute-$n-$1-$MODE-$WHERE-$2
+  done
+  echo "$stem"
+}
