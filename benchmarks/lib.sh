@@ -57,10 +57,14 @@ dataset_dir() {
   if [ "${2:-}" = tmpfs ]; then echo "$TMPFS_DIR/data/$1"; else echo "$DATA_DIR/$1"; fi
 }
 
-# "files=N dirs=N bytes=N" of a prepared dataset (written by prepare.sh next to it).
+# "files=N dirs=N bytes=N" of a prepared dataset (written by prepare.sh next to it, and next to its
+# tmpfs copy, which is all a tmpfs run may have when CPX_BENCH_DATA is not given).
 dataset_info() {
-  local f="$DATA_DIR/$1.info"
-  [ -f "$f" ] && cat "$f" || echo "files=? dirs=? bytes=?"
+  local f
+  for f in "$DATA_DIR/$1.info" "$TMPFS_DIR/data/$1.info"; do
+    [ -f "$f" ] && { cat "$f"; return; }
+  done
+  echo "files=? dirs=? bytes=?"
 }
 
 dataset_files() { dataset_info "$1" | sed -n 's/.*files=\([0-9]*\).*/\1/p'; }
