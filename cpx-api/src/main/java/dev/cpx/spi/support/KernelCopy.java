@@ -44,8 +44,8 @@ public final class KernelCopy {
     /**
      * Set when {@code copy_file_range} last answered {@code EXDEV} (the two files on different file
      * systems, as in most copies from one disk to another): every small file of such a copy would ask
-     * again and fail, two calls (a failed one and the {@code lseek} before {@code sendfile}) in the
-     * five or six a small file takes. Cleared by the next large file it copies. Only a way to skip a
+     * again and fail, two calls (a failed one and the {@code lseek} before {@code sendfile}) of the
+     * eight a small file took. Cleared by the next large file it copies. Only a way to skip a
      * call that would fail: where it would have worked (a tree that spans file systems), those small
      * files go through {@code sendfile}, which copies the same bytes inside the kernel.
      */
