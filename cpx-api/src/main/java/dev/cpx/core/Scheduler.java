@@ -6,6 +6,7 @@ import dev.cpx.api.CopyOptions;
 import dev.cpx.spi.CopyEngine;
 import dev.cpx.spi.PosixExtras;
 import dev.cpx.core.run.CopyRun;
+import dev.cpx.core.run.FirstWorkers;
 import dev.cpx.core.run.Workers;
 import dev.cpx.core.walk.EntryList;
 import dev.cpx.core.walk.Walk;
@@ -27,7 +28,10 @@ public final class Scheduler {
     /** Starts copying {@code sources} to {@code destination} in the background; see {@link dev.cpx.api.Cpx#start}. */
     public static CopyJob start(List<Path> sources, Path destination, CopyOptions options, CopyEngine engine,
             PosixExtras extras, CopyListener listener) {
-        return CopyRun.start(options, engine, extras, listener, (context, end) -> Walk.root(context, sources, destination, end));
+        int first = FirstWorkers.of(options.jobs(), options.maxJobs(), Runtime.getRuntime().availableProcessors(),
+                () -> FirstWorkers.inMemory(extras, sources, destination));
+        return CopyRun.start(options, engine, extras, listener, (context, end) -> Walk.root(context, sources, destination, end),
+                first);
     }
 
     /**

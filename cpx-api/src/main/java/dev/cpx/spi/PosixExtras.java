@@ -89,6 +89,17 @@ public interface PosixExtras {
     }
 
     /**
+     * The type of the file system {@code path} is on, following symbolic links: {@code statfs}'s
+     * {@code f_type} (tmpfs is {@code 0x01021994}); empty where that cannot be told, or {@code path}
+     * does not exist.
+     *
+     * @since 0.2.0
+     */
+    default OptionalLong fileSystemType(Path path) {
+        return OptionalLong.empty();
+    }
+
+    /**
      * Calls on open descriptors and relative to open directories ({@code openat}, {@code getdents64},
      * {@code fstat}, {@code mkdirat}, {@code O_TMPFILE} and {@code linkat} by descriptor), which the
      * scheduler's hot path uses to copy a file without resolving a whole path; empty where there are

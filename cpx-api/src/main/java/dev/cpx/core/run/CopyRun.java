@@ -30,11 +30,11 @@ public final class CopyRun implements CopyJob {
     private final CountDownLatch done = new CountDownLatch(1);
     private volatile CopySummary summary;
 
-    private CopyRun(RunContext context, Supplier<List<FileInFlight>> inFlight, Workers shared) {
+    private CopyRun(RunContext context, Supplier<List<FileInFlight>> inFlight, Workers shared, int firstWorkers) {
         this.context = context;
         this.inFlight = inFlight;
         this.workers = shared != null ? shared
-                : new Workers(context.options().jobs(), context.options().maxJobs());
+                : new Workers(firstWorkers, firstWorkers < context.options().jobs() ? firstWorkers : context.options().maxJobs());
         this.ownWorkers = shared == null;
     }
 
@@ -55,7 +55,17 @@ public final class CopyRun implements CopyJob {
     /** Starts a run in the background, on workers of its own. */
     public static CopyRun start(CopyOptions options, CopyEngine engine, PosixExtras extras, CopyListener listener,
             Start start) {
-        return start(options, engine, extras, listener, start, null);
+        return start(options, engine, extras, listener, start, null, options.jobs());
+    }
+
+    /**
+     * Starts a run in the background on {@code workers} of its own ({@link FirstWorkers}): fewer than
+     * the options' {@code jobs} is that many and no more; else up to their {@code maxJobs} while workers
+     * wait on the disk.
+     */
+    public static CopyRun start(CopyOptions options, CopyEngine engine, PosixExtras extras, CopyListener listener,
+            Start start, int workers) {
+        return start(options, engine, extras, listener, start, null, workers);
     }
 
     /**
@@ -64,6 +74,11 @@ public final class CopyRun implements CopyJob {
      */
     public static CopyRun start(CopyOptions options, CopyEngine engine, PosixExtras extras, CopyListener listener,
             Start start, Workers shared) {
+        return start(options, engine, extras, listener, start, shared, options.jobs());
+    }
+
+    private static CopyRun start(CopyOptions options, CopyEngine engine, PosixExtras extras, CopyListener listener,
+            Start start, Workers shared, int firstWorkers) {
         Counters counters = new Counters();
         Outcomes outcomes = new Outcomes(listener, counters);
         Cancellation cancellation = new Cancellation(counters);
@@ -73,7 +88,7 @@ public final class CopyRun implements CopyJob {
         RunContext context = new RunContext(options, engine, extras, outcomes, cancellation, effects, anchors);
         CopyRun[] self = new CopyRun[1];
         Root root = start.root(context, () -> self[0].finish());
-        self[0] = new CopyRun(context, root.inFlight(), shared);
+        self[0] = new CopyRun(context, root.inFlight(), shared, firstWorkers);
         self[0].workers.pool.execute(root.task());
         return self[0];
     }

@@ -93,6 +93,16 @@ public final class FfmExtras implements PosixExtras {
     }
 
     @Override
+    public OptionalLong fileSystemType(Path path) {
+        Scratch s = Scratch.get();
+        // struct statfs (120 bytes) fits in the scratch's statx area (256).
+        if (!s.pathA(PathBytes.of(path)) || LibC.statfs(s, s.pathA, s.statx) != 0) {
+            return OptionalLong.empty();
+        }
+        return OptionalLong.of(s.statxView.getLong(0));
+    }
+
+    @Override
     public void setTimes(Path path, FileTime lastAccess, FileTime lastModified, boolean followLinks) throws IOException {
         Scratch s = path(path);
         s.times(Timespecs.of(lastAccess, lastModified));

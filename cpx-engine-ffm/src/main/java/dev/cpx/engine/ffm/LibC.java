@@ -23,6 +23,7 @@ final class LibC {
     private static final MethodHandle FTRUNCATE = Linking.downcall("ftruncate");
     private static final MethodHandle IOCTL = Linking.downcall("ioctl");
     private static final MethodHandle STATX = Linking.downcall("statx");
+    private static final MethodHandle STATFS = Linking.downcall("statfs");
 
     // Descriptors
     private static final MethodHandle OPENAT = Linking.downcall("openat");
@@ -164,6 +165,15 @@ final class LibC {
     static int futimens(Scratch s, int fd, long times) {
         try {
             return (int) (long) FUTIMENS.invokeExact(s.state, (long) fd, times, 0L, 0L, 0L, 0L);
+        } catch (Throwable e) {
+            throw Linking.unexpected(e);
+        }
+    }
+
+    /** {@code statfs(2)} into {@code buf} ({@code struct statfs}, 120 bytes on 64-bit Linux, {@code f_type} first). */
+    static int statfs(Scratch s, long path, long buf) {
+        try {
+            return (int) (long) STATFS.invokeExact(s.state, path, buf, 0L, 0L, 0L, 0L);
         } catch (Throwable e) {
             throw Linking.unexpected(e);
         }

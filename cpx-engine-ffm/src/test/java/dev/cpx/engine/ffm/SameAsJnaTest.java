@@ -155,6 +155,14 @@ class SameAsJnaTest {
         }
     }
 
+    @Test
+    void fileSystemTypesAsJnaTellsThem() {
+        for (Path p : List.of(dir, Path.of("/proc/self"), Path.of("/dev/shm"), Path.of("/"), dir.resolve("not-there"))) {
+            assertEquals(jna.fileSystemType(p), ffm.fileSystemType(p), p.toString());
+        }
+        assertTrue(ffm.fileSystemType(Path.of("/proc/self")).isPresent());
+    }
+
     /** "Is anything there?" and owner, mode and times through a descriptor: the same answers as JNA's, O_PATH's false included. */
     @Test
     void statusIfThereAndAttributesThroughADescriptorAsJnaDoes() throws IOException {

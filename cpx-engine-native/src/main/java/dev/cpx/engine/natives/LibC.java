@@ -65,6 +65,9 @@ final class LibC {
 
     static native int close(int fd);
 
+    /** {@code statfs(2)}: {@code buf} holds {@code struct statfs} (120 bytes on 64-bit Linux), {@code f_type} first. */
+    static native int statfs(byte[] path, long[] buf);
+
     // Metadata
 
     static native int utimensat(int dirFd, byte[] path, long[] times, int flags);

@@ -107,6 +107,12 @@ public final class NativeExtras implements PosixExtras {
     }
 
     @Override
+    public OptionalLong fileSystemType(Path path) {
+        long[] statfs = new long[16];
+        return LibC.statfs(cPath(path), statfs) == 0 ? OptionalLong.of(statfs[0]) : OptionalLong.empty();
+    }
+
+    @Override
     public void setTimes(Path path, FileTime lastAccess, FileTime lastModified, boolean followLinks) throws IOException {
         long[] times = Timespecs.of(lastAccess, lastModified);
         if (LibC.utimensat(Fcntl.AT_FDCWD, cPath(path), times, followLinks ? 0 : Fcntl.AT_SYMLINK_NOFOLLOW) != 0) {

@@ -47,6 +47,19 @@ class NativeExtrasTest {
         assertTrue(NativeSupport.nodes().available(), NativeSupport.nodes().reason());
     }
 
+    /** statfs's f_type: the kernel's magic numbers for tmpfs and procfs, nothing for a path that is not there. */
+    @Test
+    void tellsTheFileSystemsType() throws IOException {
+        assertEquals(java.util.OptionalLong.of(0x9fa0), extras.fileSystemType(Path.of("/proc/self")));
+        assertEquals(java.util.OptionalLong.empty(), extras.fileSystemType(dir.resolve("not-there")));
+        java.util.OptionalLong here = extras.fileSystemType(dir);
+        assertTrue(here.isPresent());
+        Path shm = Path.of("/dev/shm");
+        Assumptions.assumeTrue(Files.isDirectory(shm) && "tmpfs".equals(Files.getFileStore(shm).type()), "/dev/shm is not a tmpfs here");
+        assertEquals(java.util.OptionalLong.of(0x01021994), extras.fileSystemType(shm));
+        assertEquals("tmpfs".equals(Files.getFileStore(dir).type()), here.getAsLong() == 0x01021994);
+    }
+
     @Test
     void makesAFifoWithoutOpeningIt() throws IOException {
         Path fifo = dir.resolve("fifo");
