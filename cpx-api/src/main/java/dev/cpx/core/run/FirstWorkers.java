@@ -35,25 +35,34 @@ public final class FirstWorkers {
     }
 
     /**
-     * Whether every source and the destination (or, while it does not exist, the nearest directory
-     * above it that does) are on memory file systems; false when that cannot be told.
+     * Whether the directories holding every source and the destination are on memory file systems;
+     * false when that cannot be told. An operand itself is never looked at: its last component may be
+     * a symbolic link that the copy does not follow, and following one sets its access time (of a
+     * source, which cpx never changes). The nearest directory above that exists answers for it, so an
+     * operand that is itself a mount point counts as its parent's file system: a guess, which costs only
+     * speed when wrong.
      */
     public static boolean inMemory(PosixExtras extras, List<Path> sources, Path destination) {
         if (sources.isEmpty() || sources.size() > MOST_OPERANDS) {
             return false;
         }
         for (Path source : sources) {
-            if (!isMemory(extras.fileSystemType(source))) {
+            if (!isMemory(typeAbove(extras, source))) {
                 return false;
             }
         }
-        for (Path p = destination.toAbsolutePath(); p != null; p = p.getParent()) {
+        return isMemory(typeAbove(extras, destination));
+    }
+
+    /** The file system type of the nearest existing directory above {@code path}. */
+    private static OptionalLong typeAbove(PosixExtras extras, Path path) {
+        for (Path p = path.toAbsolutePath().getParent(); p != null; p = p.getParent()) {
             OptionalLong type = extras.fileSystemType(p);
             if (type.isPresent()) {
-                return isMemory(type);
+                return type;
             }
         }
-        return false;
+        return OptionalLong.empty();
     }
 
     static boolean isMemory(OptionalLong type) {

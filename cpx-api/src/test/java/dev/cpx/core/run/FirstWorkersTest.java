@@ -9,9 +9,11 @@ import dev.cpx.spi.Availability;
 import dev.cpx.spi.PosixExtras;
 import java.io.IOException;
 import java.nio.file.FileStore;
+import java.nio.file.LinkOption;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -65,7 +67,7 @@ class FirstWorkersTest {
         try {
             Path fresh = source.resolve("not/made/yet");
             assertTrue(FirstWorkers.inMemory(jdk, List.of(source), fresh), "tmpfs to a directory still to be made on tmpfs");
-            assertTrue(FirstWorkers.inMemory(jdk, List.of(source, source), shm));
+            assertTrue(FirstWorkers.inMemory(jdk, List.of(source, source), source.resolve("copy")));
             // /proc is no memory file system for a copy: nothing there is tmpfs or ramfs.
             assertFalse(FirstWorkers.inMemory(jdk, List.of(source, Path.of("/proc/self/status")), fresh));
             assertFalse(FirstWorkers.inMemory(jdk, List.of(source), Path.of("/proc/self/new")));
@@ -73,9 +75,16 @@ class FirstWorkersTest {
             List<Path> many = new ArrayList<>(Collections.nCopies(FirstWorkers.MOST_OPERANDS + 1, source));
             assertFalse(FirstWorkers.inMemory(jdk, many, fresh), "too many operands to look at");
             if (!"tmpfs".equals(Files.getFileStore(tmp).type())) {
-                assertFalse(FirstWorkers.inMemory(jdk, List.of(tmp), fresh), "a source on " + Files.getFileStore(tmp).type());
+                assertFalse(FirstWorkers.inMemory(jdk, List.of(tmp.resolve("s")), fresh), "a source on " + Files.getFileStore(tmp).type());
                 assertFalse(FirstWorkers.inMemory(jdk, List.of(source), tmp.resolve("new")));
             }
+            // An operand itself is not looked at: a symbolic link's access time stays as it was.
+            Path link = Files.createSymbolicLink(source.resolve("link"), Path.of("/proc/self/status"));
+            FileTime old = FileTime.from(Instant.parse("2014-05-13T16:53:20Z"));
+            Files.setAttribute(link, "lastAccessTime", old, LinkOption.NOFOLLOW_LINKS);
+            assertTrue(FirstWorkers.inMemory(jdk, List.of(link), link), "the link's directory is on tmpfs");
+            assertEquals(old, Files.getAttribute(link, "lastAccessTime", LinkOption.NOFOLLOW_LINKS));
+            Files.delete(link);
         } finally {
             Files.delete(source);
         }
