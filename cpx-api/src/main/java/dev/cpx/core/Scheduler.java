@@ -28,10 +28,10 @@ public final class Scheduler {
     /** Starts copying {@code sources} to {@code destination} in the background; see {@link dev.cpx.api.Cpx#start}. */
     public static CopyJob start(List<Path> sources, Path destination, CopyOptions options, CopyEngine engine,
             PosixExtras extras, CopyListener listener) {
-        int first = FirstWorkers.of(options.jobs(), options.maxJobs(), Runtime.getRuntime().availableProcessors(),
+        FirstWorkers.Pool pool = FirstWorkers.of(options.jobs(), options.maxJobs(), Runtime.getRuntime().availableProcessors(),
                 () -> FirstWorkers.inMemory(extras, sources, destination));
         return CopyRun.start(options, engine, extras, listener, (context, end) -> Walk.root(context, sources, destination, end),
-                first);
+                pool);
     }
 
     /**

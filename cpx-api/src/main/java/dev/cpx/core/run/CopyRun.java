@@ -30,11 +30,10 @@ public final class CopyRun implements CopyJob {
     private final CountDownLatch done = new CountDownLatch(1);
     private volatile CopySummary summary;
 
-    private CopyRun(RunContext context, Supplier<List<FileInFlight>> inFlight, Workers shared, int firstWorkers) {
+    private CopyRun(RunContext context, Supplier<List<FileInFlight>> inFlight, Workers shared, FirstWorkers.Pool pool) {
         this.context = context;
         this.inFlight = inFlight;
-        this.workers = shared != null ? shared
-                : new Workers(firstWorkers, firstWorkers < context.options().jobs() ? firstWorkers : context.options().maxJobs());
+        this.workers = shared != null ? shared : new Workers(pool.workers(), pool.most());
         this.ownWorkers = shared == null;
     }
 
@@ -52,20 +51,10 @@ public final class CopyRun implements CopyJob {
     }
 
 
-    /** Starts a run in the background, on workers of its own. */
+    /** Starts a run in the background on a {@code pool} of workers of its own ({@link FirstWorkers}). */
     public static CopyRun start(CopyOptions options, CopyEngine engine, PosixExtras extras, CopyListener listener,
-            Start start) {
-        return start(options, engine, extras, listener, start, null, options.jobs());
-    }
-
-    /**
-     * Starts a run in the background on {@code workers} of its own ({@link FirstWorkers}): fewer than
-     * the options' {@code jobs} is that many and no more; else up to their {@code maxJobs} while workers
-     * wait on the disk.
-     */
-    public static CopyRun start(CopyOptions options, CopyEngine engine, PosixExtras extras, CopyListener listener,
-            Start start, int workers) {
-        return start(options, engine, extras, listener, start, null, workers);
+            Start start, FirstWorkers.Pool pool) {
+        return start(options, engine, extras, listener, start, null, pool);
     }
 
     /**
@@ -74,11 +63,11 @@ public final class CopyRun implements CopyJob {
      */
     public static CopyRun start(CopyOptions options, CopyEngine engine, PosixExtras extras, CopyListener listener,
             Start start, Workers shared) {
-        return start(options, engine, extras, listener, start, shared, options.jobs());
+        return start(options, engine, extras, listener, start, shared, null);
     }
 
     private static CopyRun start(CopyOptions options, CopyEngine engine, PosixExtras extras, CopyListener listener,
-            Start start, Workers shared, int firstWorkers) {
+            Start start, Workers shared, FirstWorkers.Pool pool) {
         Counters counters = new Counters();
         Outcomes outcomes = new Outcomes(listener, counters);
         Cancellation cancellation = new Cancellation(counters);
@@ -88,7 +77,7 @@ public final class CopyRun implements CopyJob {
         RunContext context = new RunContext(options, engine, extras, outcomes, cancellation, effects, anchors);
         CopyRun[] self = new CopyRun[1];
         Root root = start.root(context, () -> self[0].finish());
-        self[0] = new CopyRun(context, root.inFlight(), shared, firstWorkers);
+        self[0] = new CopyRun(context, root.inFlight(), shared, pool);
         self[0].workers.pool.execute(root.task());
         return self[0];
     }

@@ -8,7 +8,7 @@ import java.util.OptionalLong;
 import java.util.function.BooleanSupplier;
 
 /**
- * How many workers a run starts with. Where no side of the copy can wait on a disk (every source
+ * How many workers a run starts with, and how many it may grow to. Where no side of the copy can wait on a disk (every source
  * and the destination on a memory file system: tmpfs, ramfs) the copy is bound by the CPUs: such a
  * run, when no {@code -j} was given, has one worker per core and no more (no pool kept ready to grow
  * for disk waits that cannot come). Measured: docs/performance.md ("Choosing -j").
@@ -26,12 +26,23 @@ public final class FirstWorkers {
     }
 
     /**
-     * The workers of a run: {@code jobs}, or one per core (at least one, at most {@code jobs}) when
-     * the pool may grow ({@code max > jobs}: no {@code -j}) and the copy is {@code inMemory} (asked
-     * only then); the pool may then grow no more.
+     * A run's pool: {@code workers} at once, up to {@code most} while workers wait on the disk
+     * ({@link DiskWaits}).
      */
-    public static int of(int jobs, int max, int cores, BooleanSupplier inMemory) {
-        return max > jobs && inMemory.getAsBoolean() ? Math.max(1, Math.min(jobs, cores)) : jobs;
+    public record Pool(int workers, int most) {
+    }
+
+    /**
+     * The pool of a run: {@code jobs} up to {@code max}; or, when the pool may grow ({@code max > jobs}:
+     * no {@code -j}) and the copy is {@code inMemory} (asked only then), one per core (at least one),
+     * and no more when that is fewer than {@code jobs}.
+     */
+    public static Pool of(int jobs, int max, int cores, BooleanSupplier inMemory) {
+        if (max > jobs && inMemory.getAsBoolean()) {
+            int perCore = Math.max(1, Math.min(jobs, cores));
+            return new Pool(perCore, perCore < jobs ? perCore : max);
+        }
+        return new Pool(jobs, max);
     }
 
     /**

@@ -30,26 +30,26 @@ class FirstWorkersTest {
     @TempDir
     Path tmp;
 
-    @ParameterizedTest(name = "jobs {0}, at most {1}, {2} cores, in memory {3}: {4}")
+    @ParameterizedTest(name = "jobs {0}, at most {1}, {2} cores, in memory {3}: {4} up to {5}")
     @CsvSource({
-            "4, 16, 2, true, 2",     // the default on two cores, tmpfs to tmpfs: one per core
-            "4, 16, 2, false, 4",    // a disk on either side: the default
-            "8, 16, 4, true, 4",
-            "4, 16, 8, true, 4",     // never more than jobs
-            "4, 16, 1, true, 1",
-            "4, 4, 2, true, 4",      // -j 4: exactly 4
-            "1, 1, 2, true, 1",
-            "2, 16, 0, true, 1",     // at least one
+            "4, 16, 2, true, 2, 2",      // the default on two cores, tmpfs to tmpfs: one per core, no more
+            "4, 16, 2, false, 4, 16",    // a disk on either side: the default, growing on disk waits
+            "8, 16, 4, true, 4, 4",
+            "4, 16, 8, true, 4, 16",     // never more than jobs (and, as many, the pool as asked)
+            "4, 16, 1, true, 1, 1",
+            "4, 4, 2, true, 4, 4",       // -j 4: exactly 4
+            "1, 1, 2, true, 1, 1",
+            "2, 16, 0, true, 1, 1",      // at least one
     })
     void startsWithOnePerCoreOnlyWhereTheCopyIsInMemoryAndThePoolMayGrow(int jobs, int max, int cores,
-            boolean inMemory, int expected) {
-        assertEquals(expected, FirstWorkers.of(jobs, max, cores, () -> inMemory));
+            boolean inMemory, int workers, int most) {
+        assertEquals(new FirstWorkers.Pool(workers, most), FirstWorkers.of(jobs, max, cores, () -> inMemory));
     }
 
     @Test
     void withMinusJTheFileSystemsAreNotAsked() {
         AtomicInteger asked = new AtomicInteger();
-        assertEquals(4, FirstWorkers.of(4, 4, 2, () -> asked.incrementAndGet() > 0));
+        assertEquals(new FirstWorkers.Pool(4, 4), FirstWorkers.of(4, 4, 2, () -> asked.incrementAndGet() > 0));
         assertEquals(0, asked.get());
     }
 

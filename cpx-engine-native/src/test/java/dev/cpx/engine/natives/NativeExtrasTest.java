@@ -23,6 +23,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -50,13 +51,13 @@ class NativeExtrasTest {
     /** statfs's f_type: the kernel's magic numbers for tmpfs and procfs, nothing for a path that is not there. */
     @Test
     void tellsTheFileSystemsType() throws IOException {
-        assertEquals(java.util.OptionalLong.of(0x9fa0), extras.fileSystemType(Path.of("/proc/self")));
-        assertEquals(java.util.OptionalLong.empty(), extras.fileSystemType(dir.resolve("not-there")));
-        java.util.OptionalLong here = extras.fileSystemType(dir);
+        assertEquals(OptionalLong.of(0x9fa0), extras.fileSystemType(Path.of("/proc/self")));
+        assertEquals(OptionalLong.empty(), extras.fileSystemType(dir.resolve("not-there")));
+        OptionalLong here = extras.fileSystemType(dir);
         assertTrue(here.isPresent());
         Path shm = Path.of("/dev/shm");
         Assumptions.assumeTrue(Files.isDirectory(shm) && "tmpfs".equals(Files.getFileStore(shm).type()), "/dev/shm is not a tmpfs here");
-        assertEquals(java.util.OptionalLong.of(0x01021994), extras.fileSystemType(shm));
+        assertEquals(OptionalLong.of(0x01021994), extras.fileSystemType(shm));
         assertEquals("tmpfs".equals(Files.getFileStore(dir).type()), here.getAsLong() == 0x01021994);
     }
 
