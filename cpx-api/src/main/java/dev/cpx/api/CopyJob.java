@@ -17,6 +17,16 @@ public interface CopyJob {
     }
 
     /**
+     * The most worker threads the copy has let run at once so far: those it started with, and those
+     * it added while workers waited on the disk. 0 where an implementation does not say.
+     *
+     * @since 0.2.0
+     */
+    default int workers() {
+        return 0;
+    }
+
+    /**
      * Stops starting new files. Files in flight are abandoned cleanly: a file being created stays under
      * its temporary name, never under its final name; a file being overwritten in place (its old data
      * already gone) is finished. Idempotent.

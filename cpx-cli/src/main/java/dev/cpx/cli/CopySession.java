@@ -45,7 +45,9 @@ final class CopySession {
             if (dryRun) {
                 reporter.dryRunTotals(summary);
             }
-            RunReport report = new RunReport(summary, reporter.failures(), interrupts.signal(), engine, jobs);
+            // The workers the run had at most (one per core from tmpfs to tmpfs, more while the disk waited).
+            RunReport report = new RunReport(summary, reporter.failures(), interrupts.signal(), engine,
+                    job.workers() > 0 ? job.workers() : jobs);
             report(report);
             return report.exitStatus();
         }

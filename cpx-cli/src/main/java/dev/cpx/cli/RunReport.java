@@ -11,7 +11,7 @@ import java.util.List;
  * @param failures every failure, in the order reported
  * @param signal the signal that interrupted the copy, or null
  * @param engine the id of the engine that copied
- * @param jobs the number of worker threads
+ * @param jobs the most worker threads the copy ran at once ({@link dev.cpx.api.CopyJob#workers()})
  */
 record RunReport(CopySummary summary, List<FileOutcome> failures, Interrupts.Kind signal, String engine, int jobs) {
 

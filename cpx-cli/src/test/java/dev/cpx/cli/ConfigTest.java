@@ -56,7 +56,10 @@ class ConfigTest {
         Trees.assertSameTree(src, dir.resolve("b"));
         Map<String, Object> ignored = json("--json", "--no-config", "-r", "src", "c");
         assertEquals("native", ignored.get("engine"));
-        assertEquals((long) CopyOptions.defaultJobs(), ignored.get("jobs"));
+        // The default: more while workers wait on the disk (DiskWaits), one per core on tmpfs.
+        long used = (long) ignored.get("jobs");
+        assertTrue(used >= CopyOptions.defaultJobs() || used == Math.min(CopyOptions.defaultJobs(),
+                Runtime.getRuntime().availableProcessors()), ignored::toString);
     }
 
     @Test

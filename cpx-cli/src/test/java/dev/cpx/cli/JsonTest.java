@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.cpx.api.CopyOptions;
 import dev.cpx.spi.support.PathBytes;
 import dev.cpx.testing.Trees;
 import java.nio.charset.StandardCharsets;
@@ -52,6 +54,32 @@ class JsonTest {
         assertInstanceOf(Long.class, doc.get("bytesPerSecond"));
         assertEquals(List.of(), doc.get("failures"));
         Trees.assertSameTree(src, dir.resolve("dst"));
+    }
+
+    /** {@code jobs} is what the run had: one worker per core from tmpfs to tmpfs unless {@code -j} says. */
+    @ParameterizedTest(name = "engine={0}")
+    @ValueSource(strings = {"native", "nio"})
+    void jobsAreTheWorkersTheRunHad(String engine) throws Exception {
+        Path shm = Path.of("/dev/shm");
+        assumeTrue(Files.isDirectory(shm) && "tmpfs".equals(Files.getFileStore(shm).type()), "/dev/shm is not a tmpfs here");
+        Path mem = Files.createTempDirectory(shm, "cpx-json-");
+        try {
+            Trees.generate(mem.resolve("src"));
+            Cli.Result r = Cli.cpx(mem, "--engine=" + engine, "--json", "--no-config", "-r", "src", "dst");
+            assertEquals(0, r.exit(), r::toString);
+            int cores = Runtime.getRuntime().availableProcessors();
+            assertEquals((long) Math.max(1, Math.min(CopyOptions.defaultJobs(), cores)), Json.object(r.out()).get("jobs"));
+            Trees.assertSameTree(mem.resolve("src"), mem.resolve("dst"));
+            Cli.Result given = Cli.cpx(mem, "--engine=" + engine, "--json", "--no-config", "-j", "3", "-r", "src", "dst3");
+            assertEquals(0, given.exit(), given::toString);
+            assertEquals(3L, Json.object(given.out()).get("jobs"));
+        } finally {
+            try (var all = Files.walk(mem)) {
+                for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
     }
 
     @ParameterizedTest(name = "engine={0}")

@@ -93,6 +93,11 @@ public final class CopyRun implements CopyJob {
     }
 
     @Override
+    public int workers() {
+        return workers.admitted();
+    }
+
+    @Override
     public void cancel() {
         context.cancellation().cancel();
     }

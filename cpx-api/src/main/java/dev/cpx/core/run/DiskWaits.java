@@ -38,6 +38,8 @@ final class DiskWaits {
     private final List<Path> workers = new ArrayList<>();
     private final Semaphore admitted = new Semaphore(0);
     private volatile boolean stopped;
+    /** Workers admitted beyond the first ones, so far. */
+    private volatile int added;
 
     DiskWaits(int extra) {
         this.extra = extra;
@@ -53,6 +55,11 @@ final class DiskWaits {
     static Path statOfThisThread() throws IOException {
         // "PID/task/TID", ASCII digits.
         return Path.of("/proc").resolve(Files.readSymbolicLink(Path.of("/proc/thread-self"))).resolve("stat");
+    }
+
+    /** Workers admitted so far beyond the first ones (not counting those let go at the end, {@link #stop}). */
+    int added() {
+        return added;
     }
 
     /** Called by each worker as it starts, on its own thread. */
@@ -114,6 +121,7 @@ final class DiskWaits {
                 if (hits >= SAMPLES) {
                     int more = Math.min(left, Math.max(1, cores));
                     left -= more;
+                    added += more;
                     admitted.release(more);
                     Arrays.fill(seen, false);
                 }

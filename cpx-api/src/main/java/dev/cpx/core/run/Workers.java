@@ -13,12 +13,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class Workers implements AutoCloseable {
 
     final ForkJoinPool pool;
+    private final int jobs;
     /** Null when there are exactly {@code jobs} workers. */
     private final DiskWaits waits;
 
     /** {@code jobs} workers at once, up to {@code max} while workers wait on the disk ({@link DiskWaits}). */
     public Workers(int jobs, int max) {
         AtomicInteger ids = new AtomicInteger();
+        this.jobs = jobs;
         this.waits = max > jobs ? new DiskWaits(max - jobs) : null;
         Semaphore admitted = waits == null ? null : waits.admitted(jobs);
         // Room for max workers, of which jobs start at once and the others once workers wait on the disk
@@ -28,6 +30,11 @@ public final class Workers implements AutoCloseable {
         if (waits != null) {
             waits.start();
         }
+    }
+
+    /** The most workers let run at once so far: the first ones and those {@link DiskWaits} added. */
+    public int admitted() {
+        return waits == null ? jobs : jobs + waits.added();
     }
 
     /** Ends the threads once they have nothing left to do. */
