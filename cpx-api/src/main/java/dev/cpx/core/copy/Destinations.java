@@ -57,6 +57,8 @@ public final class Destinations {
     }
 
     private static final Decision SKIP = new Decision(Action.SKIP, null, false, null);
+    /** A new destination, made where it is named: the decision of nearly every file, made once. */
+    private static final Decision CREATE = new Decision(Action.CREATE, null, false, null);
 
     private final RunContext context;
     private final Backups backups;
@@ -174,7 +176,7 @@ public final class Destinations {
                     }
                 }
                 if (go.newDestination()) {
-                    return new Decision(Action.CREATE, null, false, null);
+                    return CREATE;
                 }
                 return new Decision(Action.EXISTING, null, true, go.destination());
             }

@@ -76,6 +76,9 @@ public final class DestinationCheck {
         public Go(boolean newDestination, Prepare prepare, Stat destination) {
             this(newDestination, prepare, destination, false);
         }
+
+        /** Nothing there: a new destination, nothing to prepare (the common answer, made once). */
+        public static final Go NEW = new Go(true, Prepare.NONE, null);
     }
 
     /** A destination's stat, or why there is none. */
@@ -148,7 +151,7 @@ public final class DestinationCheck {
     public static Decision decide(Entry e, CopyOptions o, boolean noDereference, Probe probe) {
         Stat src = e.stat();
         if (e.placement().absent()) {
-            return justCreatedSymlink(e, o, probe, null, false, Prepare.NONE, new Go(true, Prepare.NONE, null));
+            return justCreatedSymlink(e, o, probe, null, false, Prepare.NONE, Go.NEW);
         }
         boolean lstat = usesLstat(src, o);
         Looked looked = probe.destination(!lstat);
@@ -160,7 +163,7 @@ public final class DestinationCheck {
             if (looked.errno() != Errno.ENOENT) {
                 return new Fail(Diagnostic.of("cannot stat {0}", e.target(), looked.reason()));
             }
-            Decision d = justCreatedSymlink(e, o, probe, null, false, Prepare.NONE, new Go(true, Prepare.NONE, null));
+            Decision d = justCreatedSymlink(e, o, probe, null, false, Prepare.NONE, Go.NEW);
             if (d instanceof Go && !lstat) {
                 // Followed and not found: a symlink there is dangling, and a new file is not made through it.
                 Stat link = probe.destination(false).stat();
