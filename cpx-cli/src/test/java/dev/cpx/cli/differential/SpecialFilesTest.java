@@ -19,14 +19,20 @@ class SpecialFilesTest {
     /**
      * A reader on FIFO {@code p} saving what it gets in {@code out}: released (end of file) if the
      * command never opened p, stopped if p was replaced meanwhile (it then waits on the old FIFO).
-     * The command starts once the reader is waiting in its open of p: GNU cp, quick to start, could
-     * otherwise replace p first (then {@code cat: p: No such file or directory}), which depends on
-     * the machine's speed, not on the copier.
+     * The command starts once the reader is waiting in its open of p (the kernel's {@code wchan} of
+     * {@code timeout}'s child {@code cat} says {@code wait_for_partner}; 3 s at most): GNU cp, quick to
+     * start, could otherwise replace p first (then {@code cat: p: No such file or directory}), which
+     * depends on the machine's speed, not on the copier.
      */
     static final String READER = """
             umask 022
             timeout 20 cat p > out & r=$!
-            sleep 0.2
+            i=0
+            while [ $i -lt 300 ]; do
+              c=$(cat /proc/$r/task/$r/children 2>/dev/null); c=${c%% *}
+              [ -n "$c" ] && [ "$(cat /proc/$c/wchan 2>/dev/null)" = wait_for_partner ] && break
+              sleep 0.01; i=$((i+1))
+            done
             timeout 20 "$@"; rc=$?
             for i in 1 2 3 4 5; do kill -0 $r 2>/dev/null || break; sleep 0.1; done
             if kill -0 $r 2>/dev/null; then
