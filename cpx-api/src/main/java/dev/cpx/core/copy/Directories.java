@@ -7,6 +7,7 @@ import dev.cpx.core.decide.CreationModes;
 import dev.cpx.core.decide.Entry;
 import dev.cpx.core.finish.Metadata;
 import dev.cpx.core.finish.ResumeMarker;
+import dev.cpx.core.fs.Anchors;
 import dev.cpx.core.fs.Effects;
 import dev.cpx.core.fs.Stat;
 import dev.cpx.core.fs.TempNames;
@@ -184,40 +185,48 @@ public final class Directories {
 
     /** After everything below the directory is done: mode, ownership and times, as the options ask. */
     public void finish(Entry e, State state) {
-        finish(e, state, e.target());
+        finish(e, state, -1);
     }
 
     /**
-     * {@link #finish(Entry, State)} through {@code target}: the copy's path, or where it is held open,
-     * the path of its descriptor ({@code /proc/self/fd/N}), which reaches the directory this run
-     * copied into whatever happened to its name meanwhile.
+     * {@link #finish(Entry, State)} of a copy held open as {@code fd} (-1: reached by its path): the
+     * directory this run copied into, whatever happened to its name meanwhile. Its attributes are read
+     * from the descriptor; its path ({@code /proc/self/fd/N}) is made only where something is changed
+     * through it.
      */
-    public void finish(Entry e, State state, Path target) {
+    public void finish(Entry e, State state, int fd) {
         if (state == State.FAILED) {
             return;
         }
         Path dst = e.target();
         if (marked.remove(dst) && !context.cancelled()) {
             // The copy ran to its end (failures included): the mark goes, before a read-only mode would keep it.
-            resumeMarker.clear(target);
+            resumeMarker.clear(reach(dst, fd));
         }
-        Stat now = context.anchors().statOrNull(target);
-        metadata.apply(e.source(), target, dst, e.stat(), false, true, now == null ? 0 : now.permissions());
+        Stat now = fd >= 0 ? context.anchors().statOrNull(fd) : context.anchors().statOrNull(dst);
+        if (metadata.changesAny()) {
+            metadata.apply(e.source(), reach(dst, fd), dst, e.stat(), false, true, now == null ? 0 : now.permissions());
+        }
         if (!context.options().preserves(Attribute.MODE) && state == State.CREATED) {
             // The owner bits added while copying come off again.
             int wanted = now == null ? -1
                     : CreationModes.directoryFinalMode(CreationModes.of(e.stat(), context.options()), Umask.get(), now.permissions());
             if (wanted >= 0) {
-                metadata.chmod(e.source(), target, dst, wanted);
+                metadata.chmod(e.source(), reach(dst, fd), dst, wanted);
             }
         }
         if (context.options().fsync()) {
-            sync(e.source(), dst, target);
+            sync(e.source(), dst, reach(dst, fd));
         }
         Path temp = staging.isEmpty() ? null : staging.remove(PathBytes.withoutTrailingSlashes(dst));
         if (temp != null) {
-            publish(e, PathBytes.withoutTrailingSlashes(dst), temp, target);
+            publish(e, PathBytes.withoutTrailingSlashes(dst), temp, reach(dst, fd));
         }
+    }
+
+    /** The copy {@code dst}: through its open descriptor {@code fd} where it is held, else by its path. */
+    private static Path reach(Path dst, int fd) {
+        return fd >= 0 ? Anchors.self(fd) : dst;
     }
 
     /**

@@ -206,6 +206,15 @@ public final class Anchors {
     }
 
     /** {@code stat} of {@code path} reached as {@link #at} reaches it, or null when it fails. */
+    /** The attributes of the open descriptor {@code fd} (fstat), or null when they cannot be read. */
+    public Stat statOrNull(int fd) {
+        try {
+            return Stat.of(descriptors.status(fd));
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
     public Stat statOrNull(Path path) {
         try {
             return stat(path, true);

@@ -356,7 +356,7 @@ final class DirectoryTask extends Task {
         try {
             if (context.anchors().active()) {
                 // Its attributes through the descriptors held: the directories this task copied, whatever their names are now.
-                dispatch.directories().finish(directory, state, Anchors.self(dirs.target()));
+                dispatch.directories().finish(directory, state, dirs.target());
             } else {
                 dispatch.directories().finish(directory, state);
             }
