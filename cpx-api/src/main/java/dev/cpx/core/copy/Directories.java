@@ -220,7 +220,7 @@ public final class Directories {
         }
         Path temp = staging.isEmpty() ? null : staging.remove(PathBytes.withoutTrailingSlashes(dst));
         if (temp != null) {
-            publish(e, PathBytes.withoutTrailingSlashes(dst), temp, reach(dst, fd));
+            publish(e, PathBytes.withoutTrailingSlashes(dst), temp, fd);
         }
     }
 
@@ -231,14 +231,15 @@ public final class Directories {
 
     /**
      * Gives a staged copy its final name, never replacing what got that name meanwhile; an
-     * interrupted copy keeps its staging name, and says where it is.
+     * interrupted copy keeps its staging name, and says where it is. {@code fd}: the copy held open
+     * (-1: reached by its path {@code e.target()}).
      */
-    private void publish(Entry e, Path dst, Path temp, Path copy) {
+    private void publish(Entry e, Path dst, Path temp, int fd) {
         if (context.cancelled()) {
             context.outcomes().warning(Diagnostic.of("{0} is not complete: what was copied is in {1}", dst, temp));
             return;
         }
-        Stat made = context.anchors().statOrNull(copy);
+        Stat made = fd >= 0 ? context.anchors().statOrNull(fd) : context.anchors().statOrNull(e.target());
         Stat there = context.anchors().lstatOrNull(temp);
         if (made == null || !made.sameFile(there)) {
             // Renamed away (and maybe something else put in its place) by someone else: that is not renamed.

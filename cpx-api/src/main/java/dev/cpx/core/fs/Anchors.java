@@ -205,7 +205,6 @@ public final class Anchors {
         }
     }
 
-    /** {@code stat} of {@code path} reached as {@link #at} reaches it, or null when it fails. */
     /** The attributes of the open descriptor {@code fd} (fstat), or null when they cannot be read. */
     public Stat statOrNull(int fd) {
         try {
@@ -215,6 +214,7 @@ public final class Anchors {
         }
     }
 
+    /** {@code stat} of {@code path} reached as {@link #at} reaches it, or null when it fails. */
     public Stat statOrNull(Path path) {
         try {
             return stat(path, true);
@@ -229,17 +229,6 @@ public final class Anchors {
      * the class data sharing archive, costs more than the call.)
      */
     public Stat stat(Path path, boolean followLinks) throws IOException {
-        int fd;
-        if (followLinks && descriptors != null && (fd = descriptorOf(path)) >= 0) {
-            // This process's descriptor N (an open directory of the run, as finishing a directory
-            // reaches it, see self): the same file as the path names, by fstat rather than a walk
-            // through /proc. Not open: the path's own answer, and message, below.
-            try {
-                return Stat.of(descriptors.status(fd));
-            } catch (IOException notOpen) {
-                // As the path says.
-            }
-        }
         Held h = heldParent(path);
         if (h == null) {
             return Stat.of(unstaged(path), followLinks);
