@@ -6,6 +6,8 @@ import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 import java.nio.channels.FileChannel;
 
 /**
@@ -17,10 +19,15 @@ import java.nio.channels.FileChannel;
  */
 public final class FileDescriptors {
 
-    private static final MethodHandle CHANNEL_FD;
-    private static final MethodHandle SET_FD;
-    private static final MethodHandle OPEN_CHANNEL;
-    private static final MethodHandle FD_INT;
+    /**
+     * FileChannelImpl's {@code fd} field, FileDescriptor's {@code fd} field and FileChannelImpl.open,
+     * found (and opened) where {@code --add-opens} allows; their method handles are made on first use
+     * ({@link Handles}), as spinning them costs milliseconds of start-up that a copy through
+     * {@link DescriptorChannel}s never needs.
+     */
+    private static final Field CHANNEL_FD_REFLECTED;
+    private static final Field FD_INT_REFLECTED;
+    private static final Method OPEN_REFLECTED;
     private static final Availability AVAILABILITY;
     /** Without reflection: FileChannelImpl's descriptor and readability, FileDescriptor's number. */
     private static final PrivateFields.Slot CHANNEL_FD_FIELD;
@@ -31,32 +38,26 @@ public final class FileDescriptors {
         PrivateFields.Slot channelFdField = null;
         PrivateFields.Slot readableField = null;
         PrivateFields.Slot fdIntField = null;
-        MethodHandle channelFd = null;
-        MethodHandle fdInt = null;
-        MethodHandle setFd = null;
-        MethodHandle openChannel = null;
+        Field channelField = null;
+        Field fdField = null;
+        Method open = null;
         Availability availability;
         try {
             Class<?> impl = Class.forName("sun.nio.ch.FileChannelImpl");
             if (!PrivateFields.opened(impl) || !PrivateFields.opened(FileDescriptor.class)) {
                 throw new IllegalAccessException("sun.nio.ch or java.io is not opened");
             }
-            var channelField = impl.getDeclaredField("fd");
+            channelField = impl.getDeclaredField("fd");
             channelField.setAccessible(true);
-            var fdField = FileDescriptor.class.getDeclaredField("fd");
+            fdField = FileDescriptor.class.getDeclaredField("fd");
             fdField.setAccessible(true);
-            channelFd = MethodHandles.lookup().unreflectGetter(channelField);
-            fdInt = MethodHandles.lookup().unreflectGetter(fdField);
-            // The public constructor and a field write: FileDescriptor(int) asks fcntl for O_APPEND, a
-            // system call per file that the descriptors made here never need.
-            setFd = MethodHandles.lookup().unreflectSetter(fdField);
-            openChannel = channelFactory(impl);
+            open = openMethod(impl);
+            open.setAccessible(true);
             availability = Availability.ok();
         } catch (ReflectiveOperationException | RuntimeException e) {
-            channelFd = null;
-            fdInt = null;
-            setFd = null;
-            openChannel = null;
+            channelField = null;
+            fdField = null;
+            open = null;
             channelFdField = PrivateFields.find("sun.nio.ch.FileChannelImpl", "fd", FileDescriptor.class).orElse(null);
             readableField = PrivateFields.find("sun.nio.ch.FileChannelImpl", "readable", boolean.class).orElse(null);
             fdIntField = PrivateFields.find("java.io.FileDescriptor", "fd", int.class).orElse(null);
@@ -73,10 +74,9 @@ public final class FileDescriptors {
         CHANNEL_FD_FIELD = channelFdField;
         READABLE_FIELD = readableField;
         FD_INT_FIELD = fdIntField;
-        CHANNEL_FD = channelFd;
-        FD_INT = fdInt;
-        SET_FD = setFd;
-        OPEN_CHANNEL = openChannel;
+        CHANNEL_FD_REFLECTED = channelField;
+        FD_INT_REFLECTED = fdField;
+        OPEN_REFLECTED = open;
         AVAILABILITY = availability;
     }
 
@@ -84,23 +84,41 @@ public final class FileDescriptors {
     }
 
     /** FileChannelImpl.open(fd, path, readable, writable, [sync,] direct, parent): its parameters vary by JDK. */
-    private static MethodHandle channelFactory(Class<?> impl) throws ReflectiveOperationException {
+    private static Method openMethod(Class<?> impl) throws NoSuchMethodException {
         for (var m : impl.getDeclaredMethods()) {
-            if (!m.getName().equals("open") || m.getParameterCount() < 6 || m.getParameterTypes()[0] != FileDescriptor.class) {
-                continue;
-            }
-            m.setAccessible(true);
-            MethodHandle h = MethodHandles.lookup().unreflect(m);
-            if (m.getParameterCount() == 6) {
-                // JDK 17: (fd, path, readable, writable, direct, parent)
-                return MethodHandles.insertArguments(h, 4, false, null);
-            }
-            if (m.getParameterCount() == 7) {
-                // JDK 21+: (fd, path, readable, writable, sync, direct, parent)
-                return MethodHandles.insertArguments(h, 4, false, false, null);
+            if (m.getName().equals("open") && (m.getParameterCount() == 6 || m.getParameterCount() == 7)
+                    && m.getParameterTypes()[0] == FileDescriptor.class) {
+                return m;
             }
         }
         throw new NoSuchMethodException("FileChannelImpl.open(FileDescriptor, ...)");
+    }
+
+    /** The method handles of the fields and method above, made when first used. */
+    private static final class Handles {
+        static final MethodHandle CHANNEL_FD;
+        static final MethodHandle FD_INT;
+        static final MethodHandle SET_FD;
+        static final MethodHandle OPEN_CHANNEL;
+
+        static {
+            try {
+                var lookup = MethodHandles.lookup();
+                CHANNEL_FD = lookup.unreflectGetter(CHANNEL_FD_REFLECTED);
+                FD_INT = lookup.unreflectGetter(FD_INT_REFLECTED);
+                // The public constructor and a field write: FileDescriptor(int) asks fcntl for O_APPEND, a
+                // system call per file that the descriptors made here never need.
+                SET_FD = lookup.unreflectSetter(FD_INT_REFLECTED);
+                MethodHandle h = lookup.unreflect(OPEN_REFLECTED);
+                OPEN_CHANNEL = OPEN_REFLECTED.getParameterCount() == 6
+                        // JDK 17: (fd, path, readable, writable, direct, parent)
+                        ? MethodHandles.insertArguments(h, 4, false, null)
+                        // JDK 21+: (fd, path, readable, writable, sync, direct, parent)
+                        : MethodHandles.insertArguments(h, 4, false, false, null);
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException(e);
+            }
+        }
     }
 
     /**
@@ -110,16 +128,16 @@ public final class FileDescriptors {
      * @param description what the descriptor is, for messages (not used to open anything)
      */
     public static FileChannel channel(int fd, String description, boolean readable, boolean writable) {
-        if (OPEN_CHANNEL == null && FD_INT_FIELD != null) {
+        if (OPEN_REFLECTED == null && FD_INT_FIELD != null) {
             return streamChannel(fd, readable, writable);
         }
-        if (OPEN_CHANNEL == null) {
+        if (OPEN_REFLECTED == null) {
             throw new IllegalStateException(AVAILABILITY.reason());
         }
         try {
             FileDescriptor descriptor = new FileDescriptor();
-            SET_FD.invoke(descriptor, fd);
-            return (FileChannel) OPEN_CHANNEL.invoke(descriptor, description, readable, writable);
+            Handles.SET_FD.invoke(descriptor, fd);
+            return (FileChannel) Handles.OPEN_CHANNEL.invoke(descriptor, description, readable, writable);
         } catch (Throwable e) {
             throw new IllegalStateException("cannot wrap descriptor " + fd, e);
         }
@@ -159,15 +177,15 @@ public final class FileDescriptors {
         if (channel instanceof DescriptorChannel d) {
             return d.descriptor();
         }
-        if (CHANNEL_FD == null && CHANNEL_FD_FIELD != null && CHANNEL_FD_FIELD.owner().isInstance(channel)) {
+        if (CHANNEL_FD_REFLECTED == null && CHANNEL_FD_FIELD != null && CHANNEL_FD_FIELD.owner().isInstance(channel)) {
             return FD_INT_FIELD.getInt(CHANNEL_FD_FIELD.getObject(channel));
         }
-        if (CHANNEL_FD == null) {
+        if (CHANNEL_FD_REFLECTED == null) {
             throw new IllegalStateException(AVAILABILITY.reason());
         }
         try {
-            FileDescriptor fd = (FileDescriptor) CHANNEL_FD.invoke(channel);
-            return (int) FD_INT.invoke(fd);
+            FileDescriptor fd = (FileDescriptor) Handles.CHANNEL_FD.invoke(channel);
+            return (int) Handles.FD_INT.invoke(fd);
         } catch (Throwable e) {
             throw new IllegalStateException("no file descriptor for " + channel.getClass().getName(), e);
         }

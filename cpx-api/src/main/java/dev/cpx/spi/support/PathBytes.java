@@ -2,11 +2,13 @@ package dev.cpx.spi.support;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
 import java.nio.file.Path;
 
@@ -44,8 +46,11 @@ public final class PathBytes {
             ctor.setAccessible(true);
             var bytes = unixPath.getDeclaredMethod("asByteArray");
             bytes.setAccessible(true);
-            newPath = MethodHandles.lookup().unreflectConstructor(ctor);
-            asBytes = MethodHandles.lookup().unreflect(bytes);
+            // Typed with public classes once, and called with invokeExact: a plain invoke adapts its
+            // call site's type at the first call of every thread, spinning classes each time.
+            newPath = MethodHandles.lookup().unreflectConstructor(ctor)
+                    .asType(MethodType.methodType(Path.class, FileSystem.class, byte[].class));
+            asBytes = MethodHandles.lookup().unreflect(bytes).asType(MethodType.methodType(byte[].class, Path.class));
             if (!unixFs.isInstance(FileSystems.getDefault())) {
                 newPath = null;
                 asBytes = null;
@@ -92,7 +97,7 @@ public final class PathBytes {
     public static byte[] of(Path path) {
         if (AS_BYTES != null && path.getFileSystem() == FileSystems.getDefault()) {
             try {
-                return (byte[]) AS_BYTES.invoke(path);
+                return (byte[]) AS_BYTES.invokeExact(path);
             } catch (Throwable e) {
                 throw new IllegalStateException(e);
             }
@@ -112,7 +117,7 @@ public final class PathBytes {
     public static Path path(byte[] bytes) {
         if (NEW_PATH != null) {
             try {
-                return (Path) NEW_PATH.invoke(FileSystems.getDefault(), bytes);
+                return (Path) NEW_PATH.invokeExact(FileSystems.getDefault(), bytes);
             } catch (Throwable e) {
                 throw new IllegalStateException(e);
             }
