@@ -25,7 +25,7 @@ final class ClusterOptions implements Specs.Target {
     boolean leaseGiven;
 
     CommandSpec spec() {
-        CommandSpec s = CommandSpec.wrapWithoutInspection(this);
+        CommandSpec s = CommandSpec.wrapWithoutInspection(this, LazyFactory.INSTANCE);
         s.addOption(Specs.value(this, "DIR", "Copy nothing: walk the SOURCEs and write a plan of the copy into DIR (new or "
                 + "empty), for workers on many nodes (--work); see docs/cluster.md.", "--plan"));
         s.addOption(Specs.integer(this, "N", "With --plan: cut the plan into about N chunks (default "

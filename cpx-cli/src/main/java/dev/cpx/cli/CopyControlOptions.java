@@ -24,7 +24,7 @@ public final class CopyControlOptions implements Specs.Target {
 
     /** picocli's model of these options, in code (see {@link Specs}). */
     CommandSpec spec() {
-        CommandSpec s = CommandSpec.wrapWithoutInspection(this);
+        CommandSpec s = CommandSpec.wrapWithoutInspection(this, LazyFactory.INSTANCE);
         s.addOption(Specs.flag(this, "Finish an interrupted copy: skip destination files that are complete (same size and "
                 + "time), continue partial large files, and go on into a destination that was being made as the copy.",
                 "--resume"));

@@ -69,7 +69,7 @@ public final class CpOptions implements Specs.Target {
 
     /** picocli's model of these options, in code (see {@link Specs}); GNU's order and words. */
     CommandSpec spec() {
-        CommandSpec s = CommandSpec.wrapWithoutInspection(this);
+        CommandSpec s = CommandSpec.wrapWithoutInspection(this, LazyFactory.INSTANCE);
         s.addOption(Specs.flag(this, "Copy directories recursively.", "-r", "-R", "--recursive"));
         s.addOption(Specs.flag(this, "Same as -dR --preserve=all.", "-a", "--archive"));
         s.addOption(Specs.flag(this, "Same as --no-dereference --preserve=links.", "-d"));

@@ -37,7 +37,7 @@ public final class CpxCommand implements Callable<Integer>, Specs.Target {
 
     /** This command's model: name, usage text, the mixins, its own options and the operands. */
     public CommandSpec spec() {
-        CommandSpec s = CommandSpec.wrapWithoutInspection(this);
+        CommandSpec s = CommandSpec.wrapWithoutInspection(this, LazyFactory.INSTANCE);
         s.name("cpx");
         s.versionProvider(new VersionProvider());
         s.usageMessage()

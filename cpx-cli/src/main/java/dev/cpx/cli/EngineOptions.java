@@ -27,7 +27,7 @@ public final class EngineOptions implements Specs.Target {
 
     /** picocli's model of these options, in code (see {@link Specs}). */
     CommandSpec spec() {
-        CommandSpec s = CommandSpec.wrapWithoutInspection(this);
+        CommandSpec s = CommandSpec.wrapWithoutInspection(this, LazyFactory.INSTANCE);
         Specs.Binding engineBinding = new Specs.Binding(this, "--engine");
         s.addOption(OptionSpec.builder("--engine").paramLabel("ID").type(String.class).arity("1")
                 .description("Copy engine: auto (default: the fastest available), ffm (JDK 22+), native, nio, or a plugin's id.")

@@ -81,7 +81,7 @@ public final class Main {
         if (System.getProperty(PICOCLI_CONVERTER_EXCLUDES) == null) {
             System.setProperty(PICOCLI_CONVERTER_EXCLUDES, ".*");
         }
-        CommandLine cmd = new CommandLine(command.spec());
+        CommandLine cmd = new CommandLine(command.spec(), LazyFactory.INSTANCE);
         cmd.setCommandName(programName());
         cmd.setOut(out);
         cmd.setErr(err);

@@ -35,7 +35,7 @@ public final class OutputOptions implements Specs.Target {
 
     /** picocli's model of these options, in code (see {@link Specs}). */
     CommandSpec spec() {
-        CommandSpec s = CommandSpec.wrapWithoutInspection(this);
+        CommandSpec s = CommandSpec.wrapWithoutInspection(this, LazyFactory.INSTANCE);
         s.addOption(Specs.optional(this, "WHEN", "Show progress on standard error: auto (when it is a terminal; the default), "
                 + "always (--progress alone), never.", "--progress"));
         s.addOption(Specs.flag(this, "Same as --progress=never.", "--no-progress"));
