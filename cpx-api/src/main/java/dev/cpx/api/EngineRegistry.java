@@ -18,8 +18,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
 import java.util.jar.JarFile;
 import java.util.stream.Collectors;
 
@@ -42,7 +40,7 @@ public final class EngineRegistry {
     }
 
     /** The class path's native support, looked for in the background by {@link #prepareExtras()}. */
-    private static volatile FutureTask<Found> prepared;
+    private static volatile Preparation prepared;
 
     private EngineRegistry(Map<String, CopyEngine> engines, List<String> problems, ClassLoader extrasLoader) {
         this.engines = engines;
@@ -77,11 +75,40 @@ public final class EngineRegistry {
      * for the class path, takes its result: the support is never initialized on two threads at once.
      */
     public static void prepareExtras() {
-        FutureTask<Found> task = new FutureTask<>(EngineRegistry::findOnClassPath);
-        prepared = task;
-        Thread thread = new Thread(task, "cpx-prepare");
-        thread.setDaemon(true);
+        Preparation thread = new Preparation();
+        prepared = thread;
         thread.start();
+    }
+
+    /**
+     * The thread that looks for the native support. A thread of its own rather than a task and a
+     * method reference: the first lambda of a run links the JVM's method handle machinery, and
+     * FutureTask's class makes variable handles, each milliseconds that the main thread would spend
+     * before picocli starts.
+     */
+    private static final class Preparation extends Thread {
+        /** Set before the thread ends; {@link #join} makes it visible. Null when the search failed. */
+        private Found found;
+
+        Preparation() {
+            super("cpx-prepare");
+            setDaemon(true);
+        }
+
+        @Override
+        public void run() {
+            try {
+                found = findOnClassPath();
+            } catch (Throwable e) {
+                // As a failed task's: nothing found early; the registry looks again where it is asked.
+                found = null;
+            }
+        }
+
+        Found await() throws InterruptedException {
+            join();
+            return found;
+        }
     }
 
     private static Found findOnClassPath() {
@@ -92,16 +119,14 @@ public final class EngineRegistry {
 
     /** What {@link #prepareExtras()} found, once it has finished; null when it was not started. */
     private static Found awaitPrepared() {
-        FutureTask<Found> task = prepared;
-        if (task == null) {
+        Preparation thread = prepared;
+        if (thread == null) {
             return null;
         }
         try {
-            return task.get();
+            return thread.await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return null;
-        } catch (ExecutionException e) {
             return null;
         }
     }
