@@ -160,6 +160,38 @@ class InstallIT {
         assertTrue(Dist.mainComesFromAnArchive(dir, env, packaged.toString()), "the recorded archive is used");
     }
 
+    /**
+     * On JDK 25 and later install makes an AOT cache without training data, and the launcher runs with
+     * it and with the flags it was made with (lib/cpx.jvm-aot; a cache made with other flags would be
+     * refused, and cpx would start without it).
+     */
+    @Test
+    void onJdk25TheAotCacheIsMadeAndUsedWithoutTrainingData() throws Exception {
+        Path jdk = ClassDataSharingIT.jdk(25).orElse(null);
+        assumeTrue(jdk != null, "no JDK 25 or later on this machine");
+        Path root = Dist.unpackTar(Files.createDirectories(dir.resolve("opt")));
+        Dist.Result install = Dist.run(dir, Map.of("JAVA_HOME", jdk.toString(), "CPX_INSTALL_RUNTIME", "0"),
+                root.resolve("install").toString());
+        assertEquals(0, install.exit(), install::toString);
+        String launcher = Files.readString(root.resolve("bin/cpx"));
+        assertTrue(launcher.contains("\ncpx_installed_archive_kind=aot\n"), launcher);
+        try (var lib = Files.list(root.resolve("lib"))) {
+            assertTrue(lib.anyMatch(p -> p.getFileName().toString().matches("cpx-.*\\.aot")), "an AOT cache in lib/");
+        }
+        Map<String, String> env = new java.util.HashMap<>();
+        env.put("JAVA_HOME", null);
+        assertTrue(Dist.mainComesFromAnArchive(dir, env, root.resolve("bin/cpx").toString()), "the AOT cache is used");
+        env.put("CPX_JAVA_OPTS", "-XX:+PrintFlagsFinal");
+        Dist.Result flags = Dist.run(dir, env, root.resolve("bin/cpx").toString(), "--version");
+        assertEquals(0, flags.exit(), flags::toString);
+        assertTrue(flags.out().lines().anyMatch(l -> l.matches("\\s*bool AOTReplayTraining\\s+= false .*")), flags.out());
+
+        Files.writeString(dir.resolve("a"), "data");
+        env.remove("CPX_JAVA_OPTS");
+        assertEquals(new Dist.Result(0, "", ""), Dist.run(dir, env, root.resolve("bin/cpx").toString(), "a", "b"));
+        assertEquals("data", Files.readString(dir.resolve("b")));
+    }
+
     @Test
     void aLauncherCopiedWithoutInstallSaysWhatToDo() throws Exception {
         Path root = Dist.unpackTar(Files.createDirectories(dir.resolve("opt")));
