@@ -124,6 +124,23 @@ class CliTest {
         return String.join("\n", s.lines().sorted().toList());
     }
 
+    /**
+     * Standard error is GNU cp's: a logging configuration given to the JVM (one that would print every
+     * record, such as JNA's as it loads) puts no log line there; the copy is made.
+     */
+    @ParameterizedTest(name = "engine={0}")
+    @ValueSource(strings = {"native", "nio"})
+    void aLoggingConfigurationPutsNoLineOnStandardError(String engine) throws Exception {
+        Path config = dir.resolve("logging.properties");
+        Files.writeString(config, "handlers=java.util.logging.ConsoleHandler\n.level=ALL\njava.util.logging.ConsoleHandler.level=ALL\n");
+        Files.writeString(dir.resolve("a"), "data");
+        List<String> cmd = new ArrayList<>(Cli.javaCommand("cpx"));
+        cmd.add(1, "-Djava.util.logging.config.file=" + config);
+        Cli.Result r = Cli.run(dir, Map.of(), cmd, "--engine=" + engine, "a", "b");
+        assertEquals(new Cli.Result(0, "", ""), r);
+        assertEquals("data", Files.readString(dir.resolve("b")));
+    }
+
     @ParameterizedTest(name = "engine={0}")
     @ValueSource(strings = {"native", "nio"})
     void namesThatAreNotUtf8CopyFromTheCommandLine(String engine) throws Exception {
