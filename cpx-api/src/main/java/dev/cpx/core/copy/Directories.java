@@ -203,7 +203,7 @@ public final class Directories {
             // The copy ran to its end (failures included): the mark goes, before a read-only mode would keep it.
             resumeMarker.clear(reach(dst, fd));
         }
-        Stat now = fd >= 0 ? context.anchors().statOrNull(fd) : context.anchors().statOrNull(dst);
+        Stat now = statOrNull(dst, fd);
         if (metadata.changesAny()) {
             metadata.apply(e.source(), reach(dst, fd), dst, e.stat(), false, true, now == null ? 0 : now.permissions());
         }
@@ -229,6 +229,11 @@ public final class Directories {
         return fd >= 0 ? Anchors.self(fd) : dst;
     }
 
+    /** The attributes of the copy {@code dst}, read as {@link #reach} reaches it; null when they cannot be. */
+    private Stat statOrNull(Path dst, int fd) {
+        return fd >= 0 ? context.anchors().statOrNull(fd) : context.anchors().statOrNull(dst);
+    }
+
     /**
      * Gives a staged copy its final name, never replacing what got that name meanwhile; an
      * interrupted copy keeps its staging name, and says where it is. {@code fd}: the copy held open
@@ -239,7 +244,7 @@ public final class Directories {
             context.outcomes().warning(Diagnostic.of("{0} is not complete: what was copied is in {1}", dst, temp));
             return;
         }
-        Stat made = fd >= 0 ? context.anchors().statOrNull(fd) : context.anchors().statOrNull(e.target());
+        Stat made = statOrNull(e.target(), fd);
         Stat there = context.anchors().lstatOrNull(temp);
         if (made == null || !made.sameFile(there)) {
             // Renamed away (and maybe something else put in its place) by someone else: that is not renamed.
