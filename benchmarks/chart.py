@@ -1,12 +1,14 @@
 #!/usr/bin/python3
 """README's benchmark table and chart, made from committed result files.
 
-    /usr/bin/python3 benchmarks/chart.py [--copiers 'cpx -r,rsync -a'] [--peers PEERS.csv]
-        [--out IMAGE.png] [--table] RESULT.json...
+    /usr/bin/python3 benchmarks/chart.py [--copiers 'cpx -r,rsync -a,LABEL=COMMAND'] [--peers PEERS.csv]
+        [--out IMAGE.png] [--table] [--title TITLE] RESULT.json...
 
 Each RESULT.json is a `bench.sh` run (`results/*-copiers-MODE-FS-DATASET.json`); its MODE-FS-DATASET
 is its row, so several files may give one row: each copier's ratio comes from the latest file (by
-name) that has it, with the `cp -r` of that same run, never from two runs. PEERS.csv adds copiers
+name) that has it, with the `cp -r` of that same run, never from two runs. A copier is named as in
+the result files (hyperfine's command name); `LABEL=COMMAND` shows the copier named COMMAND there
+(e.g. a `CPX_BENCH_EXTRA` line) as LABEL. PEERS.csv adds copiers
 measured elsewhere, one `row,copier,ratio` line each (`#` lines are comments): ratios from their own
 run beside `cp -r`, drawn hatched and named as such. Writes IMAGE (PNG, or SVG by its name) and,
 with --table, prints the markdown table of the same figures on stdout.
@@ -35,6 +37,7 @@ DATASETS = {
     "big4x1g": "4 files of 1 GiB",
     "big4g": "one 4 GiB file",
     "sparse": "one sparse 8 GiB file",
+    "scale": "nine Linux and nine Go trees",
 }
 ROW_NAME = re.compile(r"copiers-(warm|cold)-(ext4|tmpfs)-([A-Za-z0-9]+)$")
 
@@ -67,6 +70,7 @@ class Row:
 
 
 def load(paths, copiers):
+    """Rows by key; copiers maps a command name in the result files to the label it is shown as."""
     rows = {}
     for path in sorted(paths, key=os.path.basename):   # later files win: their names start with the time
         doc = json.load(open(path))
@@ -75,7 +79,7 @@ def load(paths, copiers):
         ref = next((r for r in doc["results"] if r["command"] == doc.get("reference", "cp -r")), None)
         for name, (q, sd) in ratios(doc["results"], doc.get("reference", "cp -r")).items():
             if name in copiers:
-                row.cells[name] = (q, sd, os.path.basename(path), ref["mean"])
+                row.cells[copiers[name]] = (q, sd, os.path.basename(path), ref["mean"])
     return rows
 
 
@@ -113,7 +117,7 @@ def table(rows, columns, peers):
     return "\n".join(out), sources
 
 
-def draw(rows, columns, peers, out, sources):
+def draw(rows, columns, peers, out, sources, title):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -150,8 +154,8 @@ def draw(rows, columns, peers, out, sources):
     ax.set_yticklabels([l for _, l in labels], fontsize=9)
     ax.set_ylim(-0.6, len(rows) - 0.35)
     ax.set_xlim(0, top * 1.15)
-    ax.set_xlabel("times as fast as cp -r (cp -r's mean time / the copier's, same run; higher is faster)", fontsize=9)
-    ax.set_title("cpx against cp -r, rsync and its peers", fontsize=11)
+    ax.set_xlabel("times as fast as cp -r (cp -r's mean time / the copier's, same run)\nhigher is faster", fontsize=9)
+    ax.set_title(title, fontsize=11)
     handles, names = ax.get_legend_handles_labels()
     seen = {}
     for h, name in zip(handles, names):
@@ -170,17 +174,23 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("results", nargs="+", help="bench.sh result files (…-copiers-MODE-FS-DATASET.json)")
     p.add_argument("--copiers", default="cpx -r,rsync -a", help="copiers to show from the result files, "
-                   "comma-separated, the first one in bold (default: %(default)s)")
+                   "comma-separated, the first one in bold; LABEL=COMMAND shows COMMAND as LABEL (default: %(default)s)")
     p.add_argument("--peers", help="CSV of row,copier,ratio from the peers' own run beside cp -r")
     p.add_argument("--out", help="image to write (.png or .svg)")
     p.add_argument("--table", action="store_true", help="print the markdown table")
+    p.add_argument("--title", default="cpx against cp -r, rsync and its peers", help="the chart's title")
     a = p.parse_args()
-    copiers = [c.strip() for c in a.copiers.split(",") if c.strip()]
-    by_key = load(a.results, set(copiers))
+    named = {}                                  # command name in the results -> label
+    for c in (c.strip() for c in a.copiers.split(",")):
+        if c:
+            label, _, command = c.partition("=") if "=" in c else (c, "", c)
+            named[command.strip()] = label.strip()
+    copiers = list(named.values())
+    by_key = load(a.results, named)
     peers = []
     if a.peers:
         load_peers(a.peers, by_key, peers)
-    order = {"files1000": 0, "go": 1, "rust": 2, "linux": 3}
+    order = {"files1000": 0, "go": 1, "rust": 2, "linux": 3, "scale": 4}
     rows = sorted(by_key.values(), key=lambda r: (r.key.split("-")[0] == "cold", order.get(r.key.split("-", 2)[2], 9), r.key))
     columns = [c for c in copiers if any(c in r.cells for r in rows)] + peers
     missing = [c for c in copiers if c not in columns]
@@ -192,7 +202,7 @@ def main():
         print()
         print("Result files: " + ", ".join("`%s`" % s.replace(".json", "") for s in sources))
     if a.out:
-        draw(rows, columns, peers, a.out, sources)
+        draw(rows, columns, peers, a.out, sources, a.title)
     if not a.table and not a.out:
         p.error("nothing to do: give --out IMAGE and/or --table")
 
