@@ -114,6 +114,14 @@ public record CopyOptions(
         return recursive && mode != CopyMode.HARD_LINK ? Dereference.NEVER : Dereference.ALWAYS;
     }
 
+    /**
+     * Whether copies may share the source's extents: not with {@code --reflink=never}, where GNU cp
+     * writes the data itself (the kernel's copy_file_range makes a reflink where it can).
+     */
+    public boolean mayShareExtents() {
+        return reflink != ReflinkMode.NEVER;
+    }
+
     public boolean preserves(Attribute attribute) {
         return preserve.contains(attribute);
     }

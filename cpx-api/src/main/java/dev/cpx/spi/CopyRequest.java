@@ -18,6 +18,10 @@ import java.util.Objects;
  * @param sparse how holes are treated inside the range
  * @param progress told about bytes as they are copied; throws when the copy is cancelled
  * @param holes what the scheduler knows of the source's holes, so an engine need not ask again
+ * @param mayShareExtents whether the target may share the source's extents: {@code copy_file_range} and
+ *     JDK 21's {@code transferTo} make a reflink where the file system can (XFS, btrfs). False for
+ *     {@code --reflink=never}: the engine writes the data itself ({@code sendfile}, read and write), as
+ *     GNU cp does. ({@code @since 0.2.0})
  */
 public record CopyRequest(
         FileChannel source,
@@ -27,7 +31,8 @@ public record CopyRequest(
         long fileSize,
         SparseMode sparse,
         CopyProgress progress,
-        Holes holes) {
+        Holes holes,
+        boolean mayShareExtents) {
 
     /** Length meaning "until the end of the source file". */
     public static final long TO_END = Long.MAX_VALUE;
@@ -40,6 +45,12 @@ public record CopyRequest(
         NONE,
         /** Fewer bytes allocated than the size: there are holes. */
         SOME
+    }
+
+    /** A request that may share extents ({@code mayShareExtents}: the scheduler's default). */
+    public CopyRequest(FileChannel source, FileChannel target, long position, long length, long fileSize,
+            SparseMode sparse, CopyProgress progress, Holes holes) {
+        this(source, target, position, length, fileSize, sparse, progress, holes, true);
     }
 
     /** A request whose holes are {@link Holes#UNKNOWN}. */
@@ -76,7 +87,7 @@ public record CopyRequest(
      * kept.
      */
     public CopyRequest withSparse(SparseMode mode) {
-        return new CopyRequest(source, target, position, length, fileSize, mode, progress, holes);
+        return new CopyRequest(source, target, position, length, fileSize, mode, progress, holes, mayShareExtents);
     }
 
     /**
@@ -85,7 +96,7 @@ public record CopyRequest(
      * @since 0.2.0
      */
     public CopyRequest withRange(long newPosition, long newLength) {
-        return new CopyRequest(source, target, newPosition, newLength, fileSize, sparse, progress, holes);
+        return new CopyRequest(source, target, newPosition, newLength, fileSize, sparse, progress, holes, mayShareExtents);
     }
 
     /**
@@ -95,7 +106,7 @@ public record CopyRequest(
      * @since 0.2.0
      */
     public CopyRequest withProgress(CopyProgress newProgress) {
-        return new CopyRequest(source, target, position, length, fileSize, sparse, newProgress, holes);
+        return new CopyRequest(source, target, position, length, fileSize, sparse, newProgress, holes, mayShareExtents);
     }
 
     /**
@@ -104,7 +115,16 @@ public record CopyRequest(
      * @since 0.2.0
      */
     public CopyRequest withHoles(Holes newHoles) {
-        return new CopyRequest(source, target, position, length, fileSize, sparse, progress, newHoles);
+        return new CopyRequest(source, target, position, length, fileSize, sparse, progress, newHoles, mayShareExtents);
+    }
+
+    /**
+     * The same request, allowed or not to share the source's extents.
+     *
+     * @since 0.2.0
+     */
+    public CopyRequest withMayShareExtents(boolean may) {
+        return new CopyRequest(source, target, position, length, fileSize, sparse, progress, holes, may);
     }
 
     /** Whether the range goes to the end of the source, whatever its size. */

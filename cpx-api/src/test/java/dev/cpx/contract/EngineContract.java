@@ -12,6 +12,7 @@ import dev.cpx.spi.CopyEngine;
 import dev.cpx.spi.CopyProgress;
 import dev.cpx.spi.CopyRequest;
 import dev.cpx.spi.SparseMode;
+import dev.cpx.testing.ReflinkFileSystem;
 import dev.cpx.testing.Trees;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -235,6 +236,50 @@ public abstract class EngineContract {
         } else {
             assertFalse(result.reason().isBlank(), "an unsupported clone says why");
             assertEquals(0, Files.size(dst), "a failed clone leaves the target untouched");
+        }
+    }
+
+    /** Whether the engine makes reflinks ({@link CopyEngine#cloneFile}) where the file system can share extents. */
+    protected boolean clones() {
+        return false;
+    }
+
+    @Test
+    void whereExtentsCanBeSharedACloneSharesThem() throws IOException {
+        try (ReflinkFileSystem xfs = ReflinkFileSystem.mount(dir)) {
+            byte[] data = Trees.randomBytes(300_000, 11);
+            Path src = Files.write(xfs.root().resolve("src"), data);
+            Path dst = xfs.root().resolve("dst");
+            CloneResult result;
+            try (FileChannel in = FileChannel.open(src); FileChannel out = create(dst)) {
+                result = engine().cloneFile(in, out);
+            }
+            if (clones()) {
+                assertTrue(result.cloned(), () -> "not cloned: " + result.reason());
+            }
+            if (result.cloned()) {
+                assertArrayEquals(data, Files.readAllBytes(dst));
+                assertTrue(ReflinkFileSystem.sharesExtents(dst), "the clone shares the source's extents");
+            } else {
+                assertFalse(result.reason().isBlank(), "an unsupported clone says why");
+                assertEquals(0, Files.size(dst), "a failed clone leaves the target untouched");
+            }
+        }
+    }
+
+    @Test
+    void aCopyThatMayNotShareExtentsHasItsOwn() throws IOException {
+        // --reflink=never: on XFS, copy_file_range (and JDK 21's transferTo) would make a reflink.
+        try (ReflinkFileSystem xfs = ReflinkFileSystem.mount(dir)) {
+            byte[] data = Trees.randomBytes(2 * 1024 * 1024 + 3, 12);
+            Path src = Files.write(xfs.root().resolve("src"), data);
+            Path dst = xfs.root().resolve("dst");
+            try (FileChannel in = FileChannel.open(src); FileChannel out = create(dst)) {
+                engine().copy(CopyRequest.wholeFile(in, out, data.length, SparseMode.AUTO, CopyProgress.NONE)
+                        .withMayShareExtents(false));
+            }
+            assertArrayEquals(data, Files.readAllBytes(dst));
+            assertFalse(ReflinkFileSystem.sharesExtents(dst), "the copy's extents are its own");
         }
     }
 

@@ -529,7 +529,7 @@ public final class FileCopier {
                 // --resume: the first bytes are there already and were checked.
                 context.cancellation().advance(from);
                 long rest = context.engine().copy(new CopyRequest(in, out, from, CopyRequest.TO_END, st.size(),
-                        context.options().sparse(), progress, holes(in, st)));
+                        context.options().sparse(), progress, holes(in, st), context.options().mayShareExtents()));
                 return DataResult.copied(from + rest);
             }
             ReflinkMode reflink = context.options().reflink();
@@ -548,7 +548,8 @@ public final class FileCopier {
             CopyRequest.Holes holes = holes(in, st);
             long copied = RangedCopy.worthIt(context.options(), st.size(), holes)
                     ? RangedCopy.copy(context, in, out, st.size(), holes, progress)
-                    : context.engine().copy(CopyRequest.wholeFile(in, out, st.size(), context.options().sparse(), progress, holes));
+                    : context.engine().copy(new CopyRequest(in, out, 0, CopyRequest.TO_END, st.size(), context.options().sparse(),
+                            progress, holes, context.options().mayShareExtents()));
             if (copied < st.size() && in.size() >= st.size()) {
                 // The source still holds more than the engine copied: never accept a silently short copy.
                 return DataResult.failed(Diagnostic.of("error copying {0}", e.source(),

@@ -99,7 +99,7 @@ final class RangedCopy {
             }
         }
         return copied + context.engine().copy(new CopyRequest(in, out, size, CopyRequest.TO_END, size, context.options().sparse(),
-                progress, holes));
+                progress, holes, context.options().mayShareExtents()));
     }
 
     /** Throws the first range's failure as it was thrown there (an engine's bug stays a bug). */
@@ -146,7 +146,7 @@ final class RangedCopy {
             boolean first = position == 0;
             try (FileChannel source = first ? null : reopen(in, READ); FileChannel target = first ? null : reopen(out, WRITE)) {
                 copied = context.engine().copy(new CopyRequest(first ? in : source, first ? out : target, position, length, size,
-                        context.options().sparse(), mine, holes));
+                        context.options().sparse(), mine, holes, context.options().mayShareExtents()));
             } catch (Stopped e) {
                 // the failure that stopped it is reported
             } catch (IOException | RuntimeException | Error e) {

@@ -197,7 +197,7 @@ final class SplitFiles {
             }
             extend(out, e.size());
             long copied = engine.copy(new CopyRequest(in, out, r.offset(), r.length(), e.size(), options.sparse(), b -> { },
-                    CopyRequest.Holes.UNKNOWN));
+                    CopyRequest.Holes.UNKNOWN, options.mayShareExtents()));
             if (copied != r.length()) {
                 throw new IOException("short copy: " + copied + " of " + r.length() + " bytes");
             }

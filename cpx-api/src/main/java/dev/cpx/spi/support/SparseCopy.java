@@ -88,7 +88,7 @@ public final class SparseCopy {
         if (request.sparse() == SparseMode.ALWAYS) {
             return BufferedCopy.copy(request);
         }
-        return KernelCopy.copy(calls, request, in, out, true);
+        return KernelCopy.copy(calls, request, in, out, request.mayShareExtents());
     }
 
     /**

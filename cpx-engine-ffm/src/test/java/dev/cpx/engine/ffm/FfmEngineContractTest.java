@@ -16,4 +16,9 @@ class FfmEngineContractTest extends EngineContract {
     protected CopyEngine engine() {
         return new FfmEngine();
     }
+
+    @Override
+    protected boolean clones() {
+        return true;
+    }
 }

@@ -9,4 +9,9 @@ class NativeEngineContractTest extends EngineContract {
     protected CopyEngine engine() {
         return new NativeEngine();
     }
+
+    @Override
+    protected boolean clones() {
+        return true;
+    }
 }

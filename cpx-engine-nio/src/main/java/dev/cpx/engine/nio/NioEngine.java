@@ -12,7 +12,8 @@ import java.nio.channels.FileChannel;
  * Pure NIO engine: {@link FileChannel#transferTo}, which the JDK turns into {@code sendfile} (17)
  * or {@code copy_file_range} (21+). Runs wherever Java runs. It cannot find holes itself;
  * {@code --sparse=always} makes holes from zero blocks with a read/write loop. Where the scheduler says the source has holes, {@code --sparse=auto} makes holes
- * from zero blocks the same way (GNU cp's heuristic before {@code SEEK_DATA}).
+ * from zero blocks the same way (GNU cp's heuristic before {@code SEEK_DATA}). A request that may not
+ * share extents ({@code --reflink=never}) is copied by the read/write loop too.
  */
 public final class NioEngine implements CopyEngine {
 
@@ -41,7 +42,8 @@ public final class NioEngine implements CopyEngine {
 
     @Override
     public long copy(CopyRequest request) throws IOException {
-        if (request.sparse() == SparseMode.ALWAYS) {
+        if (request.sparse() == SparseMode.ALWAYS || !request.mayShareExtents()) {
+            // (transferTo is copy_file_range on JDK 21+, which makes a reflink where it can.)
             return BufferedCopy.copy(request);
         }
         if (request.sparse() == SparseMode.AUTO && request.holes() == CopyRequest.Holes.SOME) {
