@@ -10,7 +10,9 @@ import java.nio.channels.FileChannel;
  * What an engine that calls the kernel does with a request, whichever way it calls it
  * ({@link KernelCalls}): take the channels' descriptors, copy densely for {@link SparseMode#NEVER}
  * ({@link KernelCopy}, without {@code copy_file_range}, which may keep holes), else keeping holes
- * ({@link SparseCopy}); channels without a descriptor go through the read/write loop. And
+ * ({@link SparseCopy}; its data through {@code copy_file_range} only where the request may share
+ * extents, {@link dev.cpx.spi.CopyRequest#mayShareExtents()}); channels without a descriptor go through
+ * the read/write loop. And
  * {@code ioctl(FICLONE)}, whose "not here" answers are a value.
  *
  * @since 0.2.0
