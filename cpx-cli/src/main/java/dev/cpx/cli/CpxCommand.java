@@ -183,7 +183,11 @@ public final class CpxCommand implements Callable<Integer>, Specs.Target {
             dest = args.get(args.size() - 1);
             sources = args.subList(0, args.size() - 1);
         }
-        if (cp.parents && !java.nio.file.Files.isDirectory(PathBytes.path(dest))) {
+        // As GNU cp: only where one file is copied to another (-T, or one source and a destination that
+        // is not a directory); a -t directory or the last of several operands that is not one is
+        // reported as a target ("target 'x': Not a directory"), without the usage line.
+        if (cp.parents && cp.targetDirectory == null
+                && (cp.noTargetDirectory || (sources.size() == 1 && !java.nio.file.Files.isDirectory(PathBytes.path(dest))))) {
             throw usage("with --parents, the destination must be a directory");
         }
         // Operands stay as given, trailing slashes included, as GNU cp 9.1 keeps them (it accepts

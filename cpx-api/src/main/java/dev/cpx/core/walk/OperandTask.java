@@ -11,7 +11,10 @@ import java.util.List;
  * cpx copies them at once, except where one could see another's work: an operand whose source or
  * destination lies on the path of an earlier one's starts only when every such earlier one has
  * completed (see {@link #after}), so {@code cp -r a/x b/x dir/} merges the second into the finished
- * first. Nothing blocks a worker meanwhile: the last of them to complete starts it.
+ * first. Operands start in their order, each once the one before it has started (looked at its
+ * source and handed its copy on), so what is decided per operand ({@code omitting directory},
+ * {@code cannot stat}, a refusal) is reported in GNU's order. Nothing blocks a worker meanwhile:
+ * the one that starts or completes the last operand waited for starts the next.
  */
 final class OperandTask extends Task {
 
@@ -23,6 +26,10 @@ final class OperandTask extends Task {
     private final List<OperandTask> waiters = new ArrayList<>();
     private int waitingFor;
     private boolean done;
+    /** Guarded by the root: whether {@link #start} has run; else {@link #next} waits for it. */
+    private boolean started;
+    /** Guarded by the root: the operand after this one, when it waits for this one to start. */
+    private OperandTask next;
 
     /**
      * @param start the operand's work (what it spawns completes before it does)
@@ -38,7 +45,8 @@ final class OperandTask extends Task {
 
     /**
      * Registers this operand with {@code root}, to start once the {@code earlier} operands it overlaps
-     * (all of them when {@code serial}) have completed; at once when there are none.
+     * (all of them when {@code serial}) have completed and the last of them has started; at once when
+     * there are none.
      */
     void after(Task root, List<OperandTask> earlier, boolean serial) {
         root.addToPendingCount(1);
@@ -49,6 +57,11 @@ final class OperandTask extends Task {
                     waitingFor++;
                 }
             }
+            OperandTask previous = earlier.isEmpty() ? null : earlier.get(earlier.size() - 1);
+            if (previous != null && !previous.started) {
+                previous.next = this;
+                waitingFor++;
+            }
             if (waitingFor > 0) {
                 return;
             }
@@ -58,7 +71,21 @@ final class OperandTask extends Task {
 
     @Override
     protected void execute() {
-        start.run();
+        try {
+            start.run();
+        } finally {
+            OperandTask ready = null;
+            synchronized (getCompleter()) {
+                started = true;
+                if (next != null && --next.waitingFor == 0) {
+                    ready = next;
+                }
+                next = null;
+            }
+            if (ready != null) {
+                ready.fork();
+            }
+        }
     }
 
     @Override

@@ -160,6 +160,55 @@ class SourcesTest {
         return rows;
     }
 
+    static final String OPERANDS = """
+            mkdir a b c d
+            echo A > a/in
+            echo x > f
+            ln -s nowhere dangling
+            """;
+
+    /**
+     * Operands that are each refused or reported on their own, mixed with ones that are copied: the
+     * messages come in the operands' order, as GNU cp copies one operand after the other (cpx copies
+     * them at once, but starts them in order).
+     */
+    static List<Row> operandOrder() {
+        List<Row> rows = new ArrayList<>();
+        for (String o : List.of("a nope b f nope2 c d/", "c b a d/", "nope3 a f b nope4 dangling d/", "f a/ b/ nope/ c d")) {
+            for (String opt : List.of("", "-r", "-v", "-n", "-u", "-s", "-l")) {
+                rows.add(Row.cp("operand-order", OPERANDS, opt, o).unordered(false).rule("cp.c: do_copy copies the operands in order"));
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * {@code --parents} and the target operand: a usage error ("the destination must be a directory",
+     * then the Try line) only where one file would be copied to another ({@code -T}, or one source and
+     * a destination that is not a directory); a {@code -t} directory, or the last of several operands,
+     * that is missing or not a directory is reported as a target, as without {@code --parents}.
+     */
+    static List<Row> parentsTarget() {
+        List<Row> rows = new ArrayList<>();
+        for (String opt : List.of("--parents", "--parents -r", "-T --parents", "--parents -t d", "--parents -t nope",
+                "--parents -t f")) {
+            for (String o : List.of("f d", "f nope", "f a nope", "f a f", "f dangling", "a/in f", "a/in d", "f", "f d extra")) {
+                rows.add(Row.cp("parents-target", OPERANDS, opt, o).unordered(false).rule("cp.c: do_copy, the target directory"));
+            }
+        }
+        return rows;
+    }
+
+    @TestFactory
+    Stream<DynamicTest> parentsAndTheTargetOperand() {
+        return Differential.tests(parentsTarget());
+    }
+
+    @TestFactory
+    Stream<DynamicTest> messagesInTheOperandsOrder() {
+        return Differential.tests(operandOrder());
+    }
+
     @TestFactory
     Stream<DynamicTest> duplicateSource() {
         return Differential.tests(duplicateSources());
