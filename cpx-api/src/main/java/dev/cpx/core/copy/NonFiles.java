@@ -96,9 +96,10 @@ public final class NonFiles {
         if (context.cancelled()) {
             return false;
         }
-        // -l follows links where GNU cp does (-L and by default, -H on the command line): the link is made
-        // to what they point to.
-        boolean follow = linkMode && DestinationCheck.followsLinks(context.options(), e.operand());
+        // Links are followed where GNU cp follows them (-L and by default, -H on the command line): the link
+        // is made to what they point to. For a later name of an inode, that matters only with -s, whose
+        // first copy is a symbolic link: GNU links to it (to the source, where it follows links).
+        boolean follow = DestinationCheck.followsLinks(context.options(), e.operand());
         // GNU replaces an existing destination with -f or -i for -l, and always for a kept hard link.
         boolean replace = !linkMode || context.options().force() || context.options().overwrite() == OverwritePolicy.ASK;
         Effects effects = context.effects();

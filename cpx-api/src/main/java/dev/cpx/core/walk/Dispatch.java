@@ -128,17 +128,17 @@ final class Dispatch {
             order.insert(index, () -> nonFiles.hardLink(e, e.source(), true), false);
             return;
         }
-        if (mode == CopyMode.SYMBOLIC_LINK) {
-            order.insert(index, () -> nonFiles.symbolicLink(e), false);
-            return;
-        }
+        boolean symbolic = mode == CopyMode.SYMBOLIC_LINK;
         if (hardLinks != null && tracked(e)) {
-            // Held open until the first copy of this inode exists (or failed): see HardLinks.
+            // Held open until the first copy of this inode exists (or failed): see HardLinks. With -s the
+            // copy is a symbolic link, and a later name of the inode a hard link to it, as GNU cp makes it.
             parent.addToPendingCount(1);
             HardLinks.Group first = hardLinks.claim(e.stat(), copy -> {
                 try {
                     if (copy != null) {
                         order.insert(index, () -> nonFiles.hardLink(e, copy, false), false);
+                    } else if (symbolic) {
+                        order.insert(index, () -> nonFiles.symbolicLink(e), false);
                     } else {
                         copy(parent, order, index, e, null);
                     }
@@ -152,7 +152,15 @@ final class Dispatch {
             parent.addToPendingCount(-1);
             // The first copy is named at once, out of turn: names waiting for it then never wait on an order.
             order.skip(index);
-            copy(parent, InsertionOrder.IMMEDIATE, 0, e, first);
+            if (symbolic) {
+                finish(first, nonFiles.symbolicLink(e), e);
+            } else {
+                copy(parent, InsertionOrder.IMMEDIATE, 0, e, first);
+            }
+            return;
+        }
+        if (symbolic) {
+            order.insert(index, () -> nonFiles.symbolicLink(e), false);
             return;
         }
         copy(parent, order, index, e, null);
