@@ -55,11 +55,17 @@ class SymbolicLinkCopiesTest {
         "-sP --preserve=links, names, native",
         "-sH --preserve=links, names, native",
         "-s, names, native",
+        "-sRL --preserve=links, new, native", "-sRL --preserve=links, new, nio",
+        "-sa, new, native",
     })
     void linksNamesOfOneInodeAsGnuCpDoes(String options, String operands, String engine) throws Exception {
         String name = (options + "-" + operands + "-" + engine).replace(' ', '_');
-        Path gnuOut = Files.createDirectories(dir.resolve("gnu" + name));
-        Path cpxOut = Files.createDirectories(dir.resolve("cpx" + name));
+        Path gnuOut = dir.resolve("gnu" + name);
+        Path cpxOut = dir.resolve("cpx" + name);
+        if (!operands.equals("new")) {
+            Files.createDirectories(gnuOut);
+            Files.createDirectories(cpxOut);
+        }
         Cli.Result gnu = Cli.gnu(dir, args(options, operands, tree("gnu-src" + name), gnuOut));
         Cli.Result cpx = Cli.cpx(dir, args("--engine=" + engine + " " + options, operands, tree("cpx-src" + name), cpxOut));
         assertEquals(gnu.exit(), cpx.exit(), () -> "GNU cp: " + gnu + "\ncpx: " + cpx);
@@ -73,10 +79,14 @@ class SymbolicLinkCopiesTest {
         assertEquals(expected, actual);
     }
 
-    /** {@code options}, then the absolute sources ({@code tree}: the directory {@code src}; {@code names}: its entries), then {@code out}. */
+    /**
+     * {@code options}, then the absolute sources ({@code tree}: the directory {@code src}, copied into
+     * {@code out}; {@code new}: the same, {@code out} made its copy; {@code names}: its entries), then
+     * {@code out}.
+     */
     private static String[] args(String options, String operands, Path src, Path out) {
         List<String> all = new ArrayList<>(List.of(options.trim().split(" +")));
-        if (operands.equals("tree")) {
+        if (!operands.equals("names")) {
             all.add(src.toString());
         } else {
             for (String n : List.of("f", "g", "l", "h")) {

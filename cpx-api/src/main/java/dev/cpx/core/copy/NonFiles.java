@@ -97,13 +97,17 @@ public final class NonFiles {
             return false;
         }
         // Links are followed where GNU cp follows them (-L and by default, -H on the command line): the link
-        // is made to what they point to. For a later name of an inode, that matters only with -s, whose
-        // first copy is a symbolic link: GNU links to it (to the source, where it follows links).
+        // is made to what they point to. For a later name of an inode that matters only with -s, whose
+        // first copy is a symbolic link: GNU links to it, or to what it points to where links are followed.
         boolean follow = DestinationCheck.followsLinks(context.options(), e.operand());
         // GNU replaces an existing destination with -f or -i for -l, and always for a kept hard link.
         boolean replace = !linkMode || context.options().force() || context.options().overwrite() == OverwritePolicy.ASK;
         Effects effects = context.effects();
-        Maker maker = at -> effects.createLink(at, follow ? existing.toRealPath() : existing);
+        Maker maker = linkMode
+                ? at -> effects.createLink(at, follow ? existing.toRealPath() : existing)
+                // The first copy is reached where it is (in a tree still staged, through its open directory).
+                : at -> effects.createLink(at, follow ? context.anchors().at(existing,
+                        x -> Files.isSymbolicLink(x) ? x.toRealPath() : existing) : existing);
         Diagnostic cannot = Diagnostic.of("cannot create hard link {0} to {1}", e.target(), existing);
         if (!linkMode) {
             return linkToEarlierCopy(e, cannot, maker);
