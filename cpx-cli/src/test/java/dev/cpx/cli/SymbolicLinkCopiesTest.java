@@ -31,15 +31,19 @@ class SymbolicLinkCopiesTest {
 
     /**
      * A tree of its own for each case (a case that follows links adds names to the source's inode):
-     * f and g one inode, a symbolic link to f, another file. All in one directory, listed in inode
-     * order by both tools: which name of the inode is met first does not depend on a walk's order.
+     * f and g one inode, another file, and a symbolic link to a file outside the tree. All in one
+     * directory, listed in inode order by both tools, so which of f and g is met first does not
+     * depend on a walk's order. (A link to f would make a third name of its inode where links are
+     * followed, met first or not by the inode number of the link itself, which differs between the
+     * twin trees.)
      */
     private static Path tree(String name) throws IOException {
         Path src = Files.createDirectories(dir.resolve(name).resolve("src"));
         Files.writeString(src.resolve("f"), "f\n");
         Files.createLink(src.resolve("g"), src.resolve("f"));
         Files.writeString(src.resolve("h"), "h\n");
-        Files.createSymbolicLink(src.resolve("l"), Path.of("f"));
+        Files.writeString(dir.resolve(name).resolve("outside"), "o\n");
+        Files.createSymbolicLink(src.resolve("l"), Path.of("../outside"));
         return src;
     }
 

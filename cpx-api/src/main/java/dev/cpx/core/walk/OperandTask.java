@@ -19,7 +19,9 @@ import java.util.List;
 final class OperandTask extends Task {
 
     private final Path source;
-    private final Path target;
+    /** The source and target as {@link OperandOverlaps} compares them. */
+    private final Path sourceKey;
+    private final Path targetKey;
     private final Runnable start;
     private final Runnable then;
     /** Guarded by the root: operands started after this one that wait for it. */
@@ -38,26 +40,30 @@ final class OperandTask extends Task {
     OperandTask(Task parent, Outcomes outcomes, Path source, Path target, Runnable start, Runnable done) {
         super(parent, outcomes);
         this.source = source;
-        this.target = target;
         this.start = start;
         this.then = done;
+        this.sourceKey = OperandOverlaps.key(source);
+        this.targetKey = OperandOverlaps.key(target);
     }
 
     /**
-     * Registers this operand with {@code root}, to start once the {@code earlier} operands it overlaps
-     * (all of them when {@code serial}) have completed and the last of them has started; at once when
-     * there are none.
+     * Registers this operand with {@code root}, to start once the {@code earlier} operands it may touch
+     * (all of them when {@code serial}) have completed and the one before it ({@code previous}, null
+     * for the first) has started; at once when there are none. Adds it to {@code earlier}.
      */
-    void after(Task root, List<OperandTask> earlier, boolean serial) {
+    void after(Task root, OperandOverlaps earlier, OperandTask previous, boolean serial) {
         root.addToPendingCount(1);
         synchronized (root) {
-            for (OperandTask e : earlier) {
-                if (!e.done && (serial || e.overlaps(source, target))) {
+            // Serial: each operand waits for every one before it, so the one before has waited for the rest.
+            Iterable<OperandTask> touching = serial ? (previous == null ? List.of() : List.of(previous))
+                    : earlier.touching(sourceKey, targetKey);
+            for (OperandTask e : touching) {
+                if (!e.done) {
                     e.waiters.add(this);
                     waitingFor++;
                 }
             }
-            OperandTask previous = earlier.isEmpty() ? null : earlier.get(earlier.size() - 1);
+            earlier.add(this, sourceKey, targetKey);
             if (previous != null && !previous.started) {
                 previous.next = this;
                 waitingFor++;
@@ -107,17 +113,5 @@ final class OperandTask extends Task {
     @Override
     protected Path subject() {
         return source;
-    }
-
-    /** Whether this operand and one from {@code otherSource} to {@code otherTarget} may touch the same entries. */
-    boolean overlaps(Path otherSource, Path otherTarget) {
-        return related(target, otherTarget) || related(target, otherSource) || related(source, otherTarget);
-    }
-
-    /** Whether one of the two paths is the other or lies below it (as written, made absolute). */
-    private static boolean related(Path a, Path b) {
-        Path x = a.toAbsolutePath().normalize();
-        Path y = b.toAbsolutePath().normalize();
-        return x.startsWith(y) || y.startsWith(x);
     }
 }

@@ -44,8 +44,10 @@ final class Operands {
     private final JustCreated justCreated;
     private final ResumeMarker resumeMarker;
     private final Task root;
-    /** The operands started so far, each until it completes. */
-    private final List<OperandTask> started = new ArrayList<>();
+    /** The operands registered so far, to find those a later one may touch. */
+    private final OperandOverlaps started = new OperandOverlaps();
+    /** The operand registered last. */
+    private OperandTask last;
     /**
      * A parent directory of a {@code --parents} copy, given attributes once the operand is copied.
      *
@@ -125,8 +127,8 @@ final class Operands {
             self[0] = new OperandTask(root, context.outcomes(), source, target, start, () -> reprotect(parents));
             // As GNU cp, which copies operands one at a time: this one sees the earlier ones' results.
             // With --parents, operands make and set directories they may share: one after the other.
-            self[0].after(root, started, context.options().parents());
-            started.add(self[0]);
+            self[0].after(root, started, last, context.options().parents());
+            last = self[0];
         }
     }
 
