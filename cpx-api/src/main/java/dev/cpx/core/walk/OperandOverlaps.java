@@ -15,13 +15,13 @@ import java.util.Set;
  * and reads the entries under them, so {@code cpx *.jpg dir/} with many thousand operands does not
  * compare every pair. Used by one thread (the one registering operands, in their order).
  */
-final class OperandOverlaps {
+final class OperandOverlaps<T> {
 
     /** By each source path, and by each of its parents: the operands whose source it is, or lies above. */
-    private final Map<Path, List<OperandTask>> sourceAt = new HashMap<>();
-    private final Map<Path, List<OperandTask>> sourceBelow = new HashMap<>();
-    private final Map<Path, List<OperandTask>> targetAt = new HashMap<>();
-    private final Map<Path, List<OperandTask>> targetBelow = new HashMap<>();
+    private final Map<Path, List<T>> sourceAt = new HashMap<>();
+    private final Map<Path, List<T>> sourceBelow = new HashMap<>();
+    private final Map<Path, List<T>> targetAt = new HashMap<>();
+    private final Map<Path, List<T>> targetBelow = new HashMap<>();
 
     /** {@code path} made absolute and normalized, as the operands are compared. */
     static Path key(Path path) {
@@ -32,8 +32,8 @@ final class OperandOverlaps {
      * The registered operands that an operand from {@code source} to {@code target} (both {@link #key}s)
      * may touch: its target related to their target or source, or its source to their target.
      */
-    Set<OperandTask> touching(Path source, Path target) {
-        Set<OperandTask> found = new LinkedHashSet<>();
+    Set<T> touching(Path source, Path target) {
+        Set<T> found = new LinkedHashSet<>();
         related(target, targetAt, targetBelow, found);
         related(target, sourceAt, sourceBelow, found);
         related(source, targetAt, targetBelow, found);
@@ -41,27 +41,27 @@ final class OperandOverlaps {
     }
 
     /** Registers {@code task}, from {@code source} to {@code target} (both {@link #key}s). */
-    void add(OperandTask task, Path source, Path target) {
+    void add(T task, Path source, Path target) {
         put(source, task, sourceAt, sourceBelow);
         put(target, task, targetAt, targetBelow);
     }
 
     /** The operands whose path is {@code path}, above it, or below it. */
-    private static void related(Path path, Map<Path, List<OperandTask>> at, Map<Path, List<OperandTask>> below,
-            Set<OperandTask> found) {
+    private static <T> void related(Path path, Map<Path, List<T>> at, Map<Path, List<T>> below,
+            Set<T> found) {
         for (Path p = path; p != null; p = p.getParent()) {
-            List<OperandTask> here = at.get(p);
+            List<T> here = at.get(p);
             if (here != null) {
                 found.addAll(here);
             }
         }
-        List<OperandTask> under = below.get(path);
+        List<T> under = below.get(path);
         if (under != null) {
             found.addAll(under);
         }
     }
 
-    private static void put(Path path, OperandTask task, Map<Path, List<OperandTask>> at, Map<Path, List<OperandTask>> below) {
+    private static <T> void put(Path path, T task, Map<Path, List<T>> at, Map<Path, List<T>> below) {
         at.computeIfAbsent(path, p -> new ArrayList<>()).add(task);
         for (Path p = path.getParent(); p != null; p = p.getParent()) {
             below.computeIfAbsent(p, x -> new ArrayList<>()).add(task);

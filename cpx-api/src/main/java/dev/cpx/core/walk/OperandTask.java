@@ -51,7 +51,7 @@ final class OperandTask extends Task {
      * (all of them when {@code serial}) have completed and the one before it ({@code previous}, null
      * for the first) has started; at once when there are none. Adds it to {@code earlier}.
      */
-    void after(Task root, OperandOverlaps earlier, OperandTask previous, boolean serial) {
+    void after(Task root, OperandOverlaps<OperandTask> earlier, OperandTask previous, boolean serial) {
         root.addToPendingCount(1);
         synchronized (root) {
             // Serial: each operand waits for every one before it, so the one before has waited for the rest.

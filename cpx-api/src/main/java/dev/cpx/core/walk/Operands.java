@@ -45,7 +45,7 @@ final class Operands {
     private final ResumeMarker resumeMarker;
     private final Task root;
     /** The operands registered so far, to find those a later one may touch. */
-    private final OperandOverlaps started = new OperandOverlaps();
+    private final OperandOverlaps<OperandTask> started = new OperandOverlaps<>();
     /** The operand registered last. */
     private OperandTask last;
     /**
