@@ -36,7 +36,7 @@ public final class Directories {
     private final Destinations destinations;
     private final Metadata metadata;
     private final ResumeMarker resumeMarker;
-    /** Directories marked as the copy of their operand ({@code --resume}), until they are finished. */
+    /** Directories marked as the copy of their operand ({@code --resume}), until they are finished; without trailing slashes. */
     private final java.util.Set<Path> marked = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Copies of operands being made under their staging names, by their final paths, until renamed into place. */
     private final java.util.Map<Path, Path> staging = new java.util.concurrent.ConcurrentHashMap<>();
@@ -72,15 +72,22 @@ public final class Directories {
         }
         Path dst = e.target();
         int mode = CreationModes.directoryWhileCopying(e.stat(), context.options());
+        Path named = PathBytes.withoutTrailingSlashes(dst);
+        if (named != dst && context.anchors().lstatOrNull(named) != null) {
+            // "d/" where d is a dangling link: mkdir finds the name taken, before anything is copied.
+            context.outcomes().failed(EntryKind.DIRECTORY, e.source(), dst,
+                    Diagnostic.of("cannot create directory {0}", dst, "File exists"));
+            return State.FAILED;
+        }
         try {
-            if (stages(e) && context.anchors().lstatOrNull(dst) == null) {
+            if (stages(e) && context.anchors().lstatOrNull(named) == null) {
                 // (Where something is at the final name already, a dangling link say, the directory is made
-                // there as without staging, and fails as GNU cp fails.)
-                return createStaged(e, PathBytes.withoutTrailingSlashes(dst), mode);
+                // there as without staging, and fails as GNU cp fails.) Its -v line names it as given.
+                return createStaged(e, named, dst, mode);
             }
             if (markAsCopy && context.effects().changes() && resumeMarker.possible()) {
                 createMarked(dst, e.stat(), mode);
-                marked.add(dst);
+                marked.add(named);
             } else {
                 context.effects().createDirectory(dst, mode);
             }
@@ -122,9 +129,10 @@ public final class Directories {
      * {@code dst}, marked as the copy of its source (for {@code --resume}): everything in it is made
      * under its own name at once, and the whole tree gets its final name when complete
      * ({@link #finish}). With {@code --resume}, one an interrupted run left, marked as the copy of the
-     * same source, is continued; one left otherwise is reported, never removed or used.
+     * same source, is continued; one left otherwise is reported, never removed or used. {@code asGiven}:
+     * {@code dst} as the command line wrote it (a trailing slash kept), for its {@code -v} line.
      */
-    private State createStaged(Entry e, Path dst, int mode) throws IOException {
+    private State createStaged(Entry e, Path dst, Path asGiven, int mode) throws IOException {
         Effects effects = context.effects();
         Path temp = TempNames.of(dst);
         try {
@@ -155,7 +163,7 @@ public final class Directories {
         }
         staging.put(dst, temp);
         context.anchors().stage(dst, temp);
-        context.outcomes().copied(EntryKind.DIRECTORY, e.source(), dst, 0);
+        context.outcomes().copied(EntryKind.DIRECTORY, e.source(), asGiven, 0);
         return State.CREATED;
     }
 
@@ -199,7 +207,8 @@ public final class Directories {
             return;
         }
         Path dst = e.target();
-        if (marked.remove(dst) && !context.cancelled()) {
+        // (Marked by its name: "d/" as the command line wrote it is the same copy.)
+        if (marked.remove(PathBytes.withoutTrailingSlashes(dst)) && !context.cancelled()) {
             // The copy ran to its end (failures included): the mark goes, before a read-only mode would keep it.
             resumeMarker.clear(reach(dst, fd));
         }

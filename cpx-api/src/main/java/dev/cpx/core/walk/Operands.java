@@ -12,6 +12,7 @@ import dev.cpx.core.decide.Entry;
 import dev.cpx.core.decide.ForcedBackup;
 import dev.cpx.core.decide.JustCreated;
 import dev.cpx.core.decide.ParentModes;
+import dev.cpx.core.decide.SlashedTarget;
 import dev.cpx.core.decide.Targets;
 import dev.cpx.core.decide.Placement;
 import dev.cpx.core.finish.ResumeMarker;
@@ -23,6 +24,7 @@ import dev.cpx.core.run.Task;
 import dev.cpx.spi.support.PathBytes;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -359,6 +361,28 @@ final class Operands {
         return dir.resolve(name.toString().equals("..") ? Path.of(".") : name);
     }
 
+    /** A non-directory to a destination written with a trailing slash: never made, reported as GNU cp reports it. */
+    private void refuseSlashed(Path src, Path target, Stat st) {
+        SlashedTarget.Probe probe;
+        String failure = "";
+        try {
+            probe = Stat.stat(target).isDirectory() ? SlashedTarget.Probe.DIRECTORY : SlashedTarget.Probe.FAILED;
+        } catch (NoSuchFileException e) {
+            probe = Stat.lstatOrNull(PathBytes.withoutTrailingSlashes(target)) != null
+                    ? SlashedTarget.Probe.DANGLING : SlashedTarget.Probe.ABSENT;
+        } catch (IOException e) {
+            probe = SlashedTarget.Probe.FAILED;
+            failure = Diagnostic.reasonOf(e);
+        }
+        CopyOptions o = context.options();
+        SlashedTarget.Refusal r = SlashedTarget.refusal(src, target, st, o.mode(), o.recursive() && !o.copyContents(), probe, failure);
+        EntryKind kind = new Entry(src, target, st, Placement.OPERAND).kind();
+        if (r.announced()) {
+            context.outcomes().starting(kind, src, target, null);
+        }
+        context.outcomes().failed(kind, src, target, r.why());
+    }
+
     /**
      * @param src the source as given (a trailing slash makes the kernel follow a link, or insist on a directory)
      * @param target the copy, as given when it is the destination operand itself
@@ -389,7 +413,7 @@ final class Operands {
             return;
         }
         if (!st.isDirectory() && PathBytes.hasTrailingSlash(target)) {
-            context.outcomes().failed(EntryKind.FILE, src, target, Diagnostic.of("cannot create regular file {0}", target, "Not a directory"));
+            refuseSlashed(src, target, st);
             return;
         }
         boolean asCopy = !into && st.isDirectory() && (resumingCopy || Stat.lstatOrNull(target) == null);

@@ -123,11 +123,25 @@ class DestinationKindMatrixTest {
     }
 
     static List<Row> rows() {
+        return rows("dest-kind", "", "s d");
+    }
+
+    /**
+     * The same matrix with the destination written {@code d/} and {@code -v} added: a non-directory is
+     * never made there, and GNU reports it by what {@code d/} is (a directory: "cannot overwrite
+     * directory"; a file: "cannot stat"; nothing: the {@code -v} line, then the failure to make the
+     * link, FIFO or file), a directory's copy fails where {@code d} is a dangling link.
+     */
+    static List<Row> slashedRows() {
+        return rows("dest-kind-slashed", " -v", "s d/");
+    }
+
+    private static List<Row> rows(String group, String extraOption, String operands) {
         List<Row> rows = new ArrayList<>();
         for (Cell c : cells(Boolean.getBoolean("cpx.matrix.full"))) {
             boolean fifoSource = c.source().equals("fifo");
             boolean fifoDestination = c.destination().equals("fifo");
-            Row row = Row.cp("dest-kind", SOURCES.get(c.source()) + DESTINATIONS.get(c.destination()), c.option(), "s d")
+            Row row = Row.cp(group, SOURCES.get(c.source()) + DESTINATIONS.get(c.destination()), c.option() + extraOption, operands)
                     .variant(c.source() + " onto " + (c.destination().equals("absent") ? "nothing" : c.destination()))
                     .post(c.destination().equals("absent") ? "" : "old d\n[ -e dt ] && old dt || true\n[ -e dd ] && old dd || true")
                     .rule("copy.c: copy_internal by source and destination kind");
@@ -151,5 +165,10 @@ class DestinationKindMatrixTest {
     @TestFactory
     Stream<DynamicTest> destinationKinds() {
         return Differential.tests(rows());
+    }
+
+    @TestFactory
+    Stream<DynamicTest> destinationKindsWrittenWithASlash() {
+        return Differential.tests(slashedRows());
     }
 }

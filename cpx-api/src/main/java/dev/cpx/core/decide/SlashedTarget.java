@@ -1,0 +1,72 @@
+package dev.cpx.core.decide;
+
+import dev.cpx.api.CopyMode;
+import dev.cpx.api.Diagnostic;
+import dev.cpx.core.fs.Stat;
+import java.nio.file.Path;
+
+/**
+ * GNU cp 9.1's answer for a non-directory copied to a destination operand written with a trailing
+ * slash ({@code cp f d/}, {@code cp -T f d/}), which can never be made: the kernel takes {@code d/}
+ * only as a directory. GNU looks at {@code d/} (following a link), then, where nothing is there,
+ * prints its {@code -v} line and tries to make the copy, which fails with the system call's error.
+ */
+public final class SlashedTarget {
+
+    private SlashedTarget() {
+    }
+
+    /** What {@code stat(d/)} found. */
+    public enum Probe {
+        /** Nothing there, and no name {@code d} either. */
+        ABSENT,
+        /** Nothing there through the slash, but the name {@code d} is taken: a dangling symbolic link. */
+        DANGLING,
+        /** A directory (or a link to one). */
+        DIRECTORY,
+        /** The stat failed otherwise ({@code d} a file: "Not a directory"). */
+        FAILED
+    }
+
+    /**
+     * The failure to report.
+     *
+     * @param announced whether {@code -v}'s line for the entry comes first (GNU prints it before it
+     *     tries to make the copy)
+     */
+    public record Refusal(Diagnostic why, boolean announced) {
+    }
+
+    /**
+     * @param source the source as it is copied (a symbolic link only where it is not followed)
+     * @param specialsAsSpecial whether a FIFO or device is made as such ({@code -r} without
+     *     {@code --copy-contents}), not read as data
+     * @param failure the stat's error message, for {@link Probe#FAILED}
+     */
+    public static Refusal refusal(Path sourceName, Path target, Stat source, CopyMode mode, boolean specialsAsSpecial,
+            Probe probe, String failure) {
+        switch (probe) {
+            case FAILED:
+                return new Refusal(Diagnostic.of("cannot stat {0}", target, failure), false);
+            case DIRECTORY:
+                return new Refusal(Diagnostic.of("cannot overwrite directory {0} with non-directory", target), false);
+            default:
+                break;
+        }
+        String errno = probe == Probe.DANGLING ? "File exists" : "No such file or directory";
+        Diagnostic why;
+        if (mode == CopyMode.HARD_LINK) {
+            why = Diagnostic.of("cannot create hard link {0} to {1}", target, sourceName).withReason(errno);
+        } else if (mode == CopyMode.SYMBOLIC_LINK) {
+            why = Diagnostic.of("cannot create symbolic link {0} to {1}", target, sourceName).withReason(errno);
+        } else if (source.isSymlink()) {
+            why = Diagnostic.of("cannot create symbolic link {0}", target, errno);
+        } else if (source.isSpecial() && specialsAsSpecial && mode != CopyMode.ATTRIBUTES_ONLY) {
+            String what = (source.type() == Stat.S_IFIFO) ? "cannot create fifo {0}" : "cannot create special file {0}";
+            why = Diagnostic.of(what, target, errno);
+        } else {
+            why = Diagnostic.of("cannot create regular file {0}", target, "Not a directory");
+        }
+        return new Refusal(why, true);
+    }
+}

@@ -1,0 +1,49 @@
+package dev.cpx.core.decide;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.cpx.api.CopyMode;
+import dev.cpx.api.ShellQuote;
+import dev.cpx.core.fs.Stat;
+import dev.cpx.spi.support.PathBytes;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** GNU cp 9.1's messages for a non-directory copied to {@code d/}, by what {@code d/} is; the differential suite proves them. */
+class SlashedTargetTest {
+
+    @ParameterizedTest(name = "{0} {1} {2}")
+    @CsvSource(delimiter = '|', value = {
+        "file    | DATA           | ABSENT    | true  | cp: cannot create regular file 'd/': Not a directory",
+        "file    | DATA           | DANGLING  | true  | cp: cannot create regular file 'd/': Not a directory",
+        "file    | DATA           | DIRECTORY | false | cp: cannot overwrite directory 'd/' with non-directory",
+        "file    | DATA           | FAILED    | false | cp: cannot stat 'd/': Not a directory",
+        "file    | ATTRIBUTES_ONLY| ABSENT    | true  | cp: cannot create regular file 'd/': Not a directory",
+        "file    | HARD_LINK      | ABSENT    | true  | cp: cannot create hard link 'd/' to 's': No such file or directory",
+        "file    | HARD_LINK      | DANGLING  | true  | cp: cannot create hard link 'd/' to 's': File exists",
+        "file    | SYMBOLIC_LINK  | DANGLING  | true  | cp: cannot create symbolic link 'd/' to 's': File exists",
+        "symlink | DATA           | ABSENT    | true  | cp: cannot create symbolic link 'd/': No such file or directory",
+        "symlink | DATA           | DANGLING  | true  | cp: cannot create symbolic link 'd/': File exists",
+        "symlink | DATA           | DIRECTORY | false | cp: cannot overwrite directory 'd/' with non-directory",
+        "fifo    | DATA           | ABSENT    | true  | cp: cannot create fifo 'd/': No such file or directory",
+        "fifo    | DATA           | DANGLING  | true  | cp: cannot create fifo 'd/': File exists",
+        "device  | DATA           | ABSENT    | true  | cp: cannot create special file 'd/': No such file or directory",
+    })
+    void reportsAsGnuCpDoes(String kind, CopyMode mode, SlashedTarget.Probe probe, boolean announced, String message) {
+        int type = switch (kind.trim()) {
+            case "symlink" -> Stat.S_IFLNK;
+            case "fifo" -> Stat.S_IFIFO;
+            case "device" -> Stat.S_IFCHR;
+            default -> Stat.S_IFREG;
+        };
+        FileTime t = FileTime.fromMillis(0);
+        Stat source = new Stat(type | 0644, 1, 1, 1, 1, 0, 0, 0, t, t, t);
+        SlashedTarget.Refusal r = SlashedTarget.refusal(Path.of("s"), PathBytes.path("d/".getBytes(StandardCharsets.US_ASCII)), source, mode, true, probe,
+                probe == SlashedTarget.Probe.FAILED ? "Not a directory" : "");
+        assertEquals(announced, r.announced());
+        assertEquals(message.trim(), "cp: " + r.why().format(ShellQuote::quote));
+    }
+}
