@@ -190,11 +190,14 @@ public final class CpxCommand implements Callable<Integer>, Specs.Target {
                 && (cp.noTargetDirectory || (sources.size() == 1 && !java.nio.file.Files.isDirectory(PathBytes.path(dest))))) {
             throw usage("with --parents, the destination must be a directory");
         }
-        // Operands stay as given, trailing slashes included, as GNU cp 9.1 keeps them (it accepts
-        // --strip-trailing-slashes but the slashes stay: see the compatibility table).
+        // Operands stay as given, trailing slashes included (a link written "link/" is followed); with
+        // --strip-trailing-slashes GNU cp 9.1 takes them off the sources copied into a directory only.
+        boolean strip = cp.stripTrailingSlashes && (cp.targetDirectory != null
+                || (!cp.noTargetDirectory && (sources.size() > 1 || java.nio.file.Files.isDirectory(PathBytes.path(dest)))));
         List<Path> list = new ArrayList<>();
         for (String s : sources) {
-            list.add(PathBytes.path(s));
+            Path source = PathBytes.path(s);
+            list.add(strip ? PathBytes.withoutTrailingSlashes(source) : source);
         }
         return new Operands(list, PathBytes.path(dest));
     }

@@ -199,6 +199,28 @@ class SourcesTest {
         return rows;
     }
 
+    /**
+     * Sources written with a trailing slash, with and without {@code --strip-trailing-slashes}, which
+     * GNU cp 9.1 applies to sources copied into a directory only: {@code lnk/} there is then the link.
+     */
+    static List<Row> trailingSlashes() {
+        List<Row> rows = new ArrayList<>();
+        for (String opt : List.of("--strip-trailing-slashes", "--strip-trailing-slashes -rv", "-rv",
+                "--strip-trailing-slashes -rv -t d", "--strip-trailing-slashes -rvT")) {
+            List<String> operands = opt.contains("-t") ? List.of("lnk/", "a/ lnk/", "f/")
+                    : opt.contains("-T") ? List.of("lnk/ new", "a/ new") : List.of("a/ d/", "f/ d", "lnk/ d", "lnk/ f/ d/", "a/ new", "lnk/ new");
+            for (String o : operands) {
+                rows.add(Row.cp("trailing-slashes", OPERANDS + "ln -s a lnk\n", opt, o).rule("cp.c: do_copy, strip_trailing_slashes"));
+            }
+        }
+        return rows;
+    }
+
+    @TestFactory
+    Stream<DynamicTest> sourcesWithTrailingSlashes() {
+        return Differential.tests(trailingSlashes());
+    }
+
     @TestFactory
     Stream<DynamicTest> parentsAndTheTargetOperand() {
         return Differential.tests(parentsTarget());
