@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""Random differential runs: cpx against GNU cp on generated trees and option sets.
+
+Each case (one seed) builds the same random scene twice (sources with odd names, hard and symbolic
+links, sparse and set-uid files, a destination that is absent, a directory, a directory holding an
+older copy, a file, a link to a directory or a dangling link; operands sometimes written with a
+trailing slash), runs /usr/bin/cp in one and cpx in the other with the same 1 to 4 options, and
+compares exit status, stdout, stderr and the destination tree (types, modes, contents, link targets,
+which names share an inode), and that the sources were not changed. A mismatch is printed with its
+seed; `--keep` leaves its scenes under the work directory to look at.
+
+What cpx documents as different (docs/gnu-compatibility.md) is not reported: the order of -v lines
+and of messages within a recursive copy (compared sorted), the program name in messages and in
+"Try '... --help'". Every mismatch found so far became a row of the differential suite judged by
+/usr/bin/cp (cpx-cli/src/test/java/dev/cpx/cli/differential/) or a line of that document.
+
+    compat/random/cp-random.py [--cpx ./cpx] [--first 1] [--count 200] [--work /tmp/cp-random] [--keep]
+
+Run as root (some options keep owners); each case takes about half a second.
+"""
+import argparse
+import hashlib
+import os
+import random
+import re
+import shutil
+import stat
+import subprocess
+import sys
+
+OPTIONS = ["-r", "-R", "-a", "-p", "-d", "-P", "-L", "-H", "-l", "-u", "-n", "-f", "-b", "--backup=numbered",
+           "-S .bk", "--parents", "--remove-destination", "--preserve=links", "--no-preserve=mode",
+           "--strip-trailing-slashes", "--sparse=always", "--attributes-only", "--copy-contents", "-v", "-T",
+           "--preserve=all", "-x", "--no-dereference", "-s", "--reflink=never", "--preserve=mode,timestamps",
+           "--no-preserve=all", "--update", "-HL", "-lL", "--link --preserve=links", "-dR"]
+DESTINATIONS = ["absent", "dir", "dir with an older copy", "file", "link to dir", "dangling link"]
+# Names as bytes: invalid UTF-8 (surrogate-escaped by Python) and a space among them.
+NAMES = ["a", "b", "c", "d", "e", "f", "x y", "\u00e9", "n\udcff"]
+
+
+def make_tree(root, rnd, depth=0):
+    """A random tree under root: files of several sizes and modes, subdirectories, links, a sparse file."""
+    os.makedirs(root, exist_ok=True)
+    files = []
+    for i in range(rnd.randint(0, 4)):
+        k = rnd.random()
+        p = os.path.join(root, rnd.choice(NAMES) + str(i))
+        if os.path.lexists(p):
+            continue
+        if k < 0.45:
+            with open(p, "wb") as f:
+                f.write(rnd.randbytes(rnd.choice([0, 1, 100, 5000, 70000])))
+            os.chmod(p, rnd.choice([0o644, 0o600, 0o755, 0o444, 0o4755]))
+            files.append(p)
+        elif k < 0.65 and depth < 2:
+            make_tree(p, rnd, depth + 1)
+        elif k < 0.75:
+            os.symlink(rnd.choice(["a0", "../b1", "/etc/hostname", "nowhere", "."]), p)
+        elif k < 0.85 and files:
+            os.link(rnd.choice(files), p)
+        elif k < 0.9:
+            with open(p, "wb") as f:
+                f.truncate(100000)
+                f.seek(50000)
+                f.write(b"x")
+        else:
+            os.mkdir(p)
+            os.chmod(p, rnd.choice([0o755, 0o700, 0o555]))
+    return files
+
+
+def snapshot(root, scene):
+    """Every entry under root: type, mode, content digest or link target, and its hard-link group."""
+    if not os.path.lexists(root):
+        return ["<absent>"]
+    out, groups = [], {}
+    for dirpath, dirs, files in os.walk(root):
+        for n in sorted(dirs + files):
+            p = os.path.join(dirpath, n)
+            st = os.lstat(p)
+            if stat.S_ISLNK(st.st_mode):
+                value = os.readlink(p).replace(scene, "SCENE")
+            elif stat.S_ISREG(st.st_mode):
+                with open(p, "rb") as f:
+                    value = hashlib.md5(f.read()).hexdigest()[:8] + ":" + str(st.st_size)
+            else:
+                value = ""
+            group = groups.setdefault((st.st_dev, st.st_ino), len(groups)) \
+                if st.st_nlink > 1 and not stat.S_ISDIR(st.st_mode) else ""
+            out.append((os.path.relpath(p, root), oct(stat.S_IFMT(st.st_mode)), oct(stat.S_IMODE(st.st_mode)), value, group))
+    st = os.lstat(root)
+    out.append((".", oct(stat.S_IFMT(st.st_mode)), oct(stat.S_IMODE(st.st_mode)), "", ""))
+    return sorted(out, key=repr)
+
+
+def run(program, scene, args):
+    r = subprocess.run([program] + args, cwd=scene, capture_output=True, env=dict(os.environ, LC_ALL="C"), timeout=120)
+    err = r.stderr.decode("utf-8", "replace")
+    err = re.sub(r"^[^:\n]*(cp|cpx): ", "cp: ", err, flags=re.M)
+    err = re.sub(r"Try '[^']*' for more", "Try 'cp --help' for more", err)
+    return r.returncode, r.stdout.decode("utf-8", "replace"), err
+
+
+def case(seed, cpx, work):
+    """Runs one case in work/SEED/{gnu,cpx}; returns (options, destination, results of GNU cp, of cpx)."""
+    rnd = random.Random(seed)
+    options = rnd.sample(OPTIONS, rnd.randint(1, 4))
+    if not any(o in options for o in ["-r", "-R", "-a"]) and rnd.random() < 0.7:
+        options.append("-r")
+    argv = [w for o in options for w in o.split(" ")]
+    sources = rnd.choice([1, 1, 2])
+    destination = rnd.choice(DESTINATIONS)
+    slash, dest_slash, source_link = rnd.random() < 0.25, rnd.random() < 0.2, rnd.random() < 0.2
+    recursive = any(a.startswith("-") and not a.startswith("--") and any(c in a for c in "rRa") for a in argv)
+    results = []
+    for side, program in (("gnu", "/usr/bin/cp"), ("cpx", cpx)):
+        scene = os.path.join(work, str(seed), side)
+        os.makedirs(scene)
+        trees = random.Random(seed * 7 + 1)
+        names = []
+        for i in range(sources):
+            make_tree(os.path.join(scene, f"s{i}"), trees)
+            names.append(f"s{i}")
+        if destination == "dir":
+            os.mkdir(os.path.join(scene, "D"))
+        elif destination == "dir with an older copy":
+            os.mkdir(os.path.join(scene, "D"))
+            make_tree(os.path.join(scene, "D", "s0"), trees)
+        elif destination == "file":
+            with open(os.path.join(scene, "D"), "w") as f:
+                f.write("old")
+        elif destination == "link to dir":
+            os.mkdir(os.path.join(scene, "Dreal"))
+            os.symlink("Dreal", os.path.join(scene, "D"))
+        elif destination == "dangling link":
+            os.symlink("nowhere", os.path.join(scene, "D"))
+        if source_link:
+            os.symlink("s0", os.path.join(scene, "sl"))
+            names[0] = "sl"
+        if slash:
+            names = [n + "/" for n in names]
+        if "-s" in argv:
+            # Relative sources can only be linked into the working directory.
+            names = [os.path.join(scene, n) for n in names]
+        target = "D/" if dest_slash else "D"
+        args = argv + (names[:1] if "-T" in argv else names) + [target]
+        before = [snapshot(os.path.join(scene, n.rstrip("/")), scene) for n in names]
+        rc, out, err = run(program, scene, args)
+        after = [snapshot(os.path.join(scene, n.rstrip("/")), scene) for n in names]
+        out, err = out.replace(scene, "SCENE"), err.replace(scene, "SCENE")
+        if recursive or sources > 1:
+            out = "\n".join(sorted(out.split("\n")))
+        if recursive:
+            err = "\n".join(sorted(err.split("\n")))
+        tree = snapshot(os.path.join(scene, "Dreal" if destination == "link to dir" else "D"), scene)
+        results.append({"exit": rc, "stdout": out, "stderr": err, "tree": tree, "sources unchanged": before == after})
+    return args, destination, results[0], results[1]
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--cpx", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "cpx"))
+    p.add_argument("--first", type=int, default=1)
+    p.add_argument("--count", type=int, default=200)
+    p.add_argument("--work", default="/tmp/cp-random")
+    p.add_argument("--keep", action="store_true", help="keep the scenes of mismatches")
+    a = p.parse_args()
+    shutil.rmtree(a.work, ignore_errors=True)
+    os.makedirs(a.work)
+    mismatches = 0
+    for seed in range(a.first, a.first + a.count):
+        args, destination, gnu, cpx = case(seed, os.path.abspath(a.cpx), a.work)
+        if gnu != cpx:
+            mismatches += 1
+            print(f"seed {seed}: cp {' '.join(args)}  (destination: {destination})")
+            for key in gnu:
+                if gnu[key] != cpx[key]:
+                    if key == "tree":
+                        g, c = set(gnu[key]), set(cpx[key])
+                        print(f"  tree, GNU only: {sorted(g - c, key=repr)[:6]}\n  tree, cpx only: {sorted(c - g, key=repr)[:6]}")
+                    else:
+                        print(f"  {key}: GNU {gnu[key]!r}\n  {' ' * len(key)}  cpx {cpx[key]!r}")
+        if gnu == cpx or not a.keep:
+            shutil.rmtree(os.path.join(a.work, str(seed)), ignore_errors=True)
+    print(f"{a.count} cases, {mismatches} mismatches")
+    return 1 if mismatches else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
