@@ -16,7 +16,9 @@ and of messages within a recursive copy (compared sorted), the program name in m
 
     compat/random/cp-random.py [--cpx ./cpx] [--first 1] [--count 200] [--work /tmp/cp-random] [--keep]
 
-Run as root (some options keep owners); each case takes about half a second.
+Run as root (some options keep owners; a quarter of the cases run as the unprivileged user cpxtest,
+uid 999, which cpx-cli's tests make); each case takes about half a second. Prompts (-i) read the
+same random answers in both scenes.
 """
 import argparse
 import hashlib
@@ -32,7 +34,8 @@ OPTIONS = ["-r", "-R", "-a", "-p", "-d", "-P", "-L", "-H", "-l", "-u", "-n", "-f
            "-S .bk", "--parents", "--remove-destination", "--preserve=links", "--no-preserve=mode",
            "--strip-trailing-slashes", "--sparse=always", "--attributes-only", "--copy-contents", "-v", "-T",
            "--preserve=all", "-x", "--no-dereference", "-s", "--reflink=never", "--preserve=mode,timestamps",
-           "--no-preserve=all", "--update", "-HL", "-lL", "--link --preserve=links", "-dR"]
+           "--no-preserve=all", "--update", "-HL", "-lL", "--link --preserve=links", "-dR", "-i", "-i",
+           "--backup=existing", "--backup=simple", "-bf", "-fi"]
 DESTINATIONS = ["absent", "dir", "dir with an older copy", "file", "link to dir", "dangling link"]
 # Names as bytes: invalid UTF-8 (surrogate-escaped by Python) and a space among them.
 NAMES = ["a", "b", "c", "d", "e", "f", "x y", "\u00e9", "n\udcff"]
@@ -87,14 +90,24 @@ def snapshot(root, scene):
                 value = ""
             group = groups.setdefault((st.st_dev, st.st_ino), len(groups)) \
                 if st.st_nlink > 1 and not stat.S_ISDIR(st.st_mode) else ""
-            out.append((os.path.relpath(p, root), oct(stat.S_IFMT(st.st_mode)), oct(stat.S_IMODE(st.st_mode)), value, group))
+            out.append((os.path.relpath(p, root), oct(stat.S_IFMT(st.st_mode)), oct(stat.S_IMODE(st.st_mode)), value, group,
+                        st.st_uid, int(st.st_mtime) if not stat.S_ISDIR(st.st_mode) and not stat.S_ISLNK(st.st_mode) and int(st.st_mtime) < 1700000000 else "new"))
     st = os.lstat(root)
     out.append((".", oct(stat.S_IFMT(st.st_mode)), oct(stat.S_IMODE(st.st_mode)), "", ""))
     return sorted(out, key=repr)
 
 
-def run(program, scene, args):
-    r = subprocess.run([program] + args, cwd=scene, capture_output=True, env=dict(os.environ, LC_ALL="C"), timeout=120)
+# The unprivileged user (uid, gid) some cases run as; cpx-cli's tests make it (useradd cpxtest).
+USER = (999, 995)
+
+
+def run(program, scene, args, answers, user):
+    command = [program] + args
+    env = dict(os.environ, LC_ALL="C")
+    if user:
+        command = ["setpriv", f"--reuid={USER[0]}", f"--regid={USER[1]}", "--clear-groups"] + command
+        env["HOME"] = "/tmp/cp-random-home"
+    r = subprocess.run(command, cwd=scene, input=answers.encode(), capture_output=True, env=env, timeout=120)
     err = r.stderr.decode("utf-8", "replace")
     err = re.sub(r"^[^:\n]*(cp|cpx): ", "cp: ", err, flags=re.M)
     err = re.sub(r"Try '[^']*' for more", "Try 'cp --help' for more", err)
@@ -112,6 +125,9 @@ def case(seed, cpx, work):
     destination = rnd.choice(DESTINATIONS)
     slash, dest_slash, source_link = rnd.random() < 0.25, rnd.random() < 0.2, rnd.random() < 0.2
     recursive = any(a.startswith("-") and not a.startswith("--") and any(c in a for c in "rRa") for a in argv)
+    # Answers for -i, the same for both; and a quarter of the cases as an unprivileged user.
+    answers = "".join(rnd.choice(["y\n", "n\n"]) for _ in range(40))
+    user = rnd.random() < 0.25
     results = []
     for side, program in (("gnu", "/usr/bin/cp"), ("cpx", cpx)):
         scene = os.path.join(work, str(seed), side)
@@ -126,6 +142,18 @@ def case(seed, cpx, work):
         elif destination == "dir with an older copy":
             os.mkdir(os.path.join(scene, "D"))
             make_tree(os.path.join(scene, "D", "s0"), trees)
+            # Older or newer than the sources (for -u), some read-only (for -f, -i), a backup there already.
+            when = trees.choice([1262304000, 1900000000])
+            for dirpath, dirs, files in os.walk(os.path.join(scene, "D")):
+                for n in files:
+                    p = os.path.join(dirpath, n)
+                    if not os.path.islink(p):
+                        os.utime(p, (when, when))
+                        if trees.random() < 0.3:
+                            os.chmod(p, 0o444)
+                    if trees.random() < 0.2:
+                        with open(p + ".~1~" if not os.path.lexists(p + ".~1~") else p + ".bk", "w") as f:
+                            f.write("backup")
         elif destination == "file":
             with open(os.path.join(scene, "D"), "w") as f:
                 f.write("old")
@@ -144,8 +172,10 @@ def case(seed, cpx, work):
             names = [os.path.join(scene, n) for n in names]
         target = "D/" if dest_slash else "D"
         args = argv + (names[:1] if "-T" in argv else names) + [target]
+        if user:
+            subprocess.run(["chown", "-R", "-h", f"{USER[0]}:{USER[1]}", scene], check=True)
         before = [snapshot(os.path.join(scene, n.rstrip("/")), scene) for n in names]
-        rc, out, err = run(program, scene, args)
+        rc, out, err = run(program, scene, args, answers, user)
         after = [snapshot(os.path.join(scene, n.rstrip("/")), scene) for n in names]
         out, err = out.replace(scene, "SCENE"), err.replace(scene, "SCENE")
         if recursive or sources > 1:
@@ -154,7 +184,7 @@ def case(seed, cpx, work):
             err = "\n".join(sorted(err.split("\n")))
         tree = snapshot(os.path.join(scene, "Dreal" if destination == "link to dir" else "D"), scene)
         results.append({"exit": rc, "stdout": out, "stderr": err, "tree": tree, "sources unchanged": before == after})
-    return args, destination, results[0], results[1]
+    return args + (["(unprivileged)"] if user else []), destination, results[0], results[1]
 
 
 def main():
