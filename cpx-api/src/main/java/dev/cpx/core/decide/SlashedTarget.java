@@ -41,10 +41,12 @@ public final class SlashedTarget {
      * @param source the source as it is copied (a symbolic link only where it is not followed)
      * @param specialsAsSpecial whether a FIFO or device is made as such ({@code -r} without
      *     {@code --copy-contents}), not read as data
+     * @param force {@code -f}
+     * @param ask {@code -i}
      * @param failure the stat's error message, for {@link Probe#FAILED}
      */
     public static Refusal refusal(Path sourceName, Path target, Stat source, CopyMode mode, boolean specialsAsSpecial,
-            Probe probe, String failure) {
+            boolean force, boolean ask, Probe probe, String failure) {
         switch (probe) {
             case FAILED:
                 return new Refusal(Diagnostic.of("cannot stat {0}", target, failure), false);
@@ -53,7 +55,11 @@ public final class SlashedTarget {
             default:
                 break;
         }
-        String errno = probe == Probe.DANGLING ? "File exists" : "No such file or directory";
+        // Where the link finds the name taken and GNU removes it to try again (-f; -i too for a hard
+        // link), the removal of "d/" fails, and that error is the one reported.
+        boolean retried = mode == CopyMode.HARD_LINK ? force || ask
+                : (mode == CopyMode.SYMBOLIC_LINK || source.isSymlink()) && force;
+        String errno = probe == Probe.ABSENT ? "No such file or directory" : retried ? "Not a directory" : "File exists";
         Diagnostic why;
         if (mode == CopyMode.HARD_LINK) {
             why = Diagnostic.of("cannot create hard link {0} to {1}", target, sourceName).withReason(errno);

@@ -6,6 +6,7 @@ import dev.cpx.api.CopyOptions;
 import dev.cpx.api.Dereference;
 import dev.cpx.api.Diagnostic;
 import dev.cpx.api.EntryKind;
+import dev.cpx.api.OverwritePolicy;
 import dev.cpx.api.TargetMode;
 import dev.cpx.core.copy.Destinations;
 import dev.cpx.core.decide.Entry;
@@ -375,7 +376,8 @@ final class Operands {
             failure = Diagnostic.reasonOf(e);
         }
         CopyOptions o = context.options();
-        SlashedTarget.Refusal r = SlashedTarget.refusal(src, target, st, o.mode(), o.recursive() && !o.copyContents(), probe, failure);
+        SlashedTarget.Refusal r = SlashedTarget.refusal(src, target, st, o.mode(), o.recursive() && !o.copyContents(), o.force(),
+                o.overwrite() == OverwritePolicy.ASK, probe, failure);
         EntryKind kind = new Entry(src, target, st, Placement.OPERAND).kind();
         if (r.announced()) {
             context.outcomes().starting(kind, src, target, null);

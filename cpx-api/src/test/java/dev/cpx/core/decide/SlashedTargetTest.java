@@ -17,22 +17,29 @@ class SlashedTargetTest {
 
     @ParameterizedTest(name = "{0} {1} {2}")
     @CsvSource(delimiter = '|', value = {
-        "file    | DATA           | ABSENT    | true  | cp: cannot create regular file 'd/': Not a directory",
-        "file    | DATA           | DANGLING  | true  | cp: cannot create regular file 'd/': Not a directory",
-        "file    | DATA           | DIRECTORY | false | cp: cannot overwrite directory 'd/' with non-directory",
-        "file    | DATA           | FAILED    | false | cp: cannot stat 'd/': Not a directory",
-        "file    | ATTRIBUTES_ONLY| ABSENT    | true  | cp: cannot create regular file 'd/': Not a directory",
-        "file    | HARD_LINK      | ABSENT    | true  | cp: cannot create hard link 'd/' to 's': No such file or directory",
-        "file    | HARD_LINK      | DANGLING  | true  | cp: cannot create hard link 'd/' to 's': File exists",
-        "file    | SYMBOLIC_LINK  | DANGLING  | true  | cp: cannot create symbolic link 'd/' to 's': File exists",
-        "symlink | DATA           | ABSENT    | true  | cp: cannot create symbolic link 'd/': No such file or directory",
-        "symlink | DATA           | DANGLING  | true  | cp: cannot create symbolic link 'd/': File exists",
-        "symlink | DATA           | DIRECTORY | false | cp: cannot overwrite directory 'd/' with non-directory",
-        "fifo    | DATA           | ABSENT    | true  | cp: cannot create fifo 'd/': No such file or directory",
-        "fifo    | DATA           | DANGLING  | true  | cp: cannot create fifo 'd/': File exists",
-        "device  | DATA           | ABSENT    | true  | cp: cannot create special file 'd/': No such file or directory",
+        "file    | DATA           | ABSENT    | true  | cp: cannot create regular file 'd/': Not a directory |",
+        "file    | DATA           | DANGLING  | true  | cp: cannot create regular file 'd/': Not a directory |",
+        "file    | DATA           | DIRECTORY | false | cp: cannot overwrite directory 'd/' with non-directory |",
+        "file    | DATA           | FAILED    | false | cp: cannot stat 'd/': Not a directory |",
+        "file    | ATTRIBUTES_ONLY| ABSENT    | true  | cp: cannot create regular file 'd/': Not a directory |",
+        "file    | HARD_LINK      | ABSENT    | true  | cp: cannot create hard link 'd/' to 's': No such file or directory |",
+        "file    | HARD_LINK      | DANGLING  | true  | cp: cannot create hard link 'd/' to 's': File exists |",
+        "file    | SYMBOLIC_LINK  | DANGLING  | true  | cp: cannot create symbolic link 'd/' to 's': File exists |",
+        "symlink | DATA           | ABSENT    | true  | cp: cannot create symbolic link 'd/': No such file or directory |",
+        "symlink | DATA           | DANGLING  | true  | cp: cannot create symbolic link 'd/': File exists |",
+        "symlink | DATA           | DIRECTORY | false | cp: cannot overwrite directory 'd/' with non-directory |",
+        "fifo    | DATA           | ABSENT    | true  | cp: cannot create fifo 'd/': No such file or directory |",
+        "fifo    | DATA           | DANGLING  | true  | cp: cannot create fifo 'd/': File exists |",
+        "device  | DATA           | ABSENT    | true  | cp: cannot create special file 'd/': No such file or directory |",
+        // -f (and -i for a hard link): GNU removes d/ to try again, and reports that failure.
+        "symlink | DATA           | DANGLING  | true  | cp: cannot create symbolic link 'd/': Not a directory          | -f",
+        "file    | HARD_LINK      | DANGLING  | true  | cp: cannot create hard link 'd/' to 's': Not a directory       | -i",
+        "file    | SYMBOLIC_LINK  | DANGLING  | true  | cp: cannot create symbolic link 'd/' to 's': Not a directory   | -f",
+        "file    | SYMBOLIC_LINK  | DANGLING  | true  | cp: cannot create symbolic link 'd/' to 's': File exists       | -i",
+        "fifo    | DATA           | DANGLING  | true  | cp: cannot create fifo 'd/': File exists                       | -f",
+        "symlink | DATA           | ABSENT    | true  | cp: cannot create symbolic link 'd/': No such file or directory | -f",
     })
-    void reportsAsGnuCpDoes(String kind, CopyMode mode, SlashedTarget.Probe probe, boolean announced, String message) {
+    void reportsAsGnuCpDoes(String kind, CopyMode mode, SlashedTarget.Probe probe, boolean announced, String message, String flags) {
         int type = switch (kind.trim()) {
             case "symlink" -> Stat.S_IFLNK;
             case "fifo" -> Stat.S_IFIFO;
@@ -41,7 +48,10 @@ class SlashedTargetTest {
         };
         FileTime t = FileTime.fromMillis(0);
         Stat source = new Stat(type | 0644, 1, 1, 1, 1, 0, 0, 0, t, t, t);
-        SlashedTarget.Refusal r = SlashedTarget.refusal(Path.of("s"), PathBytes.path("d/".getBytes(StandardCharsets.US_ASCII)), source, mode, true, probe,
+        boolean force = flags != null && flags.contains("-f");
+        boolean ask = flags != null && flags.contains("-i");
+        SlashedTarget.Refusal r = SlashedTarget.refusal(Path.of("s"), PathBytes.path("d/".getBytes(StandardCharsets.US_ASCII)), source, mode, true,
+                force, ask, probe,
                 probe == SlashedTarget.Probe.FAILED ? "Not a directory" : "");
         assertEquals(announced, r.announced());
         assertEquals(message.trim(), "cp: " + r.why().format(ShellQuote::quote));

@@ -136,6 +136,24 @@ class DestinationKindMatrixTest {
         return rows("dest-kind-slashed", " -v", "s d/");
     }
 
+    /**
+     * {@code d/} where {@code d} is a dangling link, with the options that make GNU remove the name to
+     * try a link again ({@code -f}; {@code -i} for {@code -l}): that removal's error is the one reported.
+     */
+    static List<Row> slashedRetryRows() {
+        List<Row> rows = new ArrayList<>();
+        for (String source : List.of("file", "symlink to file", "dangling symlink", "fifo")) {
+            for (String option : List.of("-f", "-i", "-fi", "--remove-destination", "-lf", "-li", "-rf")) {
+                if (source.equals("fifo") && !option.equals("-rf")) {
+                    continue;
+                }
+                rows.add(Row.cp("dest-kind-slashed", SOURCES.get(source) + DESTINATIONS.get("dangling symlink"), option + " -v", "s d/")
+                        .variant(source + " onto dangling symlink").rule("copy.c: copy_internal by source and destination kind"));
+            }
+        }
+        return rows;
+    }
+
     private static List<Row> rows(String group, String extraOption, String operands) {
         List<Row> rows = new ArrayList<>();
         for (Cell c : cells(Boolean.getBoolean("cpx.matrix.full"))) {
@@ -170,5 +188,10 @@ class DestinationKindMatrixTest {
     @TestFactory
     Stream<DynamicTest> destinationKindsWrittenWithASlash() {
         return Differential.tests(slashedRows());
+    }
+
+    @TestFactory
+    Stream<DynamicTest> slashedDanglingLinkWhereGnuTriesAgain() {
+        return Differential.tests(slashedRetryRows());
     }
 }
