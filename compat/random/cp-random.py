@@ -109,7 +109,8 @@ def run(program, scene, args, answers, user):
         env["HOME"] = "/tmp/cp-random-home"
     r = subprocess.run(command, cwd=scene, input=answers.encode(), capture_output=True, env=env, timeout=120)
     err = r.stderr.decode("utf-8", "replace")
-    err = re.sub(r"^[^:\n]*(cp|cpx): ", "cp: ", err, flags=re.M)
+    # The program's name starts each message, also after a prompt that has no newline of its own.
+    err = re.sub(r"(^|\? )[^:\n?]*\b(cp|cpx): ", r"\1cp: ", err, flags=re.M)
     err = re.sub(r"Try '[^']*' for more", "Try 'cp --help' for more", err)
     return r.returncode, r.stdout.decode("utf-8", "replace"), err
 
