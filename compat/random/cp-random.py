@@ -90,7 +90,8 @@ def snapshot(root, scene):
                 value = ""
             group = groups.setdefault((st.st_dev, st.st_ino), len(groups)) \
                 if st.st_nlink > 1 and not stat.S_ISDIR(st.st_mode) else ""
-            out.append((os.path.relpath(p, root), oct(stat.S_IFMT(st.st_mode)), oct(stat.S_IMODE(st.st_mode)), value, group,
+            # (--parents with an absolute source copies the scene's own path under the destination.)
+            out.append((os.path.relpath(p, root).replace(scene.lstrip("/"), "SCENE"), oct(stat.S_IFMT(st.st_mode)), oct(stat.S_IMODE(st.st_mode)), value, group,
                         st.st_uid, int(st.st_mtime) if not stat.S_ISDIR(st.st_mode) and not stat.S_ISLNK(st.st_mode) and int(st.st_mtime) < 1700000000 else "new"))
     st = os.lstat(root)
     out.append((".", oct(stat.S_IFMT(st.st_mode)), oct(stat.S_IMODE(st.st_mode)), "", ""))
