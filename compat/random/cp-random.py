@@ -14,7 +14,7 @@ and of messages within a recursive copy (compared sorted), the program name in m
 "Try '... --help'". Every mismatch found so far became a row of the differential suite judged by
 /usr/bin/cp (cpx-cli/src/test/java/dev/cpx/cli/differential/) or a line of that document.
 
-    compat/random/cp-random.py [--cpx ./cpx] [--first 1] [--count 200] [--work /tmp/cp-random] [--keep]
+    compat/random/cp-random.py [--cpx ./cpx] [--first 1] [--count 200] [--work /tmp/cp-random] [--keep] [--copies]
 
 Run as root (some options keep owners; a quarter of the cases run as the unprivileged user cpxtest,
 uid 999, which cpx-cli's tests make); each case takes about half a second. Prompts (-i) read the
@@ -116,15 +116,19 @@ def run(program, scene, args, answers, user):
     return r.returncode, r.stdout.decode("utf-8", "replace"), err
 
 
-def case(seed, cpx, work):
+# With --copies: destinations a copy goes into (an older copy twice as often), always recursive.
+COPY_DESTINATIONS = ["absent", "dir", "dir with an older copy", "dir with an older copy", "link to dir"]
+
+
+def case(seed, cpx, work, copies=False):
     """Runs one case in work/SEED/{gnu,cpx}; returns (options, destination, results of GNU cp, of cpx)."""
     rnd = random.Random(seed)
     options = rnd.sample(OPTIONS, rnd.randint(1, 4))
-    if not any(o in options for o in ["-r", "-R", "-a"]) and rnd.random() < 0.7:
+    if not any(o in options for o in ["-r", "-R", "-a"]) and (copies or rnd.random() < 0.7):
         options.append("-r")
     argv = [w for o in options for w in o.split(" ")]
     sources = rnd.choice([1, 1, 2])
-    destination = rnd.choice(DESTINATIONS)
+    destination = rnd.choice(COPY_DESTINATIONS if copies else DESTINATIONS)
     slash, dest_slash, source_link = rnd.random() < 0.25, rnd.random() < 0.2, rnd.random() < 0.2
     recursive = any(a.startswith("-") and not a.startswith("--") and any(c in a for c in "rRa") for a in argv)
     # Answers for -i, the same for both; and a quarter of the cases as an unprivileged user.
@@ -196,6 +200,8 @@ def main():
     p.add_argument("--count", type=int, default=200)
     p.add_argument("--work", default="/tmp/cp-random")
     p.add_argument("--keep", action="store_true", help="keep the scenes of mismatches")
+    p.add_argument("--copies", action="store_true",
+                   help="only cases that copy a tree (fewer spent on early refusals)")
     a = p.parse_args()
     shutil.rmtree(a.work, ignore_errors=True)
     os.makedirs(a.work)
@@ -203,7 +209,7 @@ def main():
     subprocess.run([os.path.abspath(a.cpx), "--version"], capture_output=True, check=True)
     mismatches = 0
     for seed in range(a.first, a.first + a.count):
-        args, destination, gnu, cpx = case(seed, os.path.abspath(a.cpx), a.work)
+        args, destination, gnu, cpx = case(seed, os.path.abspath(a.cpx), a.work, a.copies)
         if gnu != cpx:
             mismatches += 1
             print(f"seed {seed}: cp {' '.join(args)}  (destination: {destination})")

@@ -29,7 +29,8 @@ public final class SlashedTarget {
     }
 
     /**
-     * The failure to report.
+     * The failure to report; null where {@code d/} is a directory: the usual checks refuse the copy
+     * there, after asking where {@code -i} asks, as GNU does.
      *
      * @param announced whether {@code -v}'s line for the entry comes first (GNU prints it before it
      *     tries to make the copy)
@@ -51,7 +52,7 @@ public final class SlashedTarget {
             case FAILED:
                 return new Refusal(Diagnostic.of("cannot stat {0}", target, failure), false);
             case DIRECTORY:
-                return new Refusal(Diagnostic.of("cannot overwrite directory {0} with non-directory", target), false);
+                return null;
             default:
                 break;
         }

@@ -362,8 +362,11 @@ final class Operands {
         return dir.resolve(name.toString().equals("..") ? Path.of(".") : name);
     }
 
-    /** A non-directory to a destination written with a trailing slash: never made, reported as GNU cp reports it. */
-    private void refuseSlashed(Path src, Path target, Stat st) {
+    /**
+     * A non-directory to a destination written with a trailing slash: never made, reported as GNU cp
+     * reports it. False where that is a directory, which the usual checks refuse.
+     */
+    private boolean refusedSlashed(Path src, Path target, Stat st) {
         SlashedTarget.Probe probe;
         String failure = "";
         try {
@@ -378,11 +381,15 @@ final class Operands {
         CopyOptions o = context.options();
         SlashedTarget.Refusal r = SlashedTarget.refusal(src, target, st, o.mode(), o.recursive() && !o.copyContents(), o.force(),
                 o.overwrite() == OverwritePolicy.ASK, probe, failure);
+        if (r == null) {
+            return false;
+        }
         EntryKind kind = new Entry(src, target, st, Placement.OPERAND).kind();
         if (r.announced()) {
             context.outcomes().starting(kind, src, target, null);
         }
         context.outcomes().failed(kind, src, target, r.why());
+        return true;
     }
 
     /**
@@ -414,8 +421,7 @@ final class Operands {
             context.outcomes().warning(Diagnostic.of("warning: source directory {0} specified more than once", src));
             return;
         }
-        if (!st.isDirectory() && PathBytes.hasTrailingSlash(target)) {
-            refuseSlashed(src, target, st);
+        if (!st.isDirectory() && PathBytes.hasTrailingSlash(target) && refusedSlashed(src, target, st)) {
             return;
         }
         boolean asCopy = !into && st.isDirectory() && (resumingCopy || Stat.lstatOrNull(target) == null);

@@ -1,6 +1,7 @@
 package dev.cpx.core.decide;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.cpx.api.CopyMode;
 import dev.cpx.api.ShellQuote;
@@ -9,6 +10,7 @@ import dev.cpx.spi.support.PathBytes;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -19,7 +21,6 @@ class SlashedTargetTest {
     @CsvSource(delimiter = '|', value = {
         "file    | DATA           | ABSENT    | true  | cp: cannot create regular file 'd/': Not a directory |",
         "file    | DATA           | DANGLING  | true  | cp: cannot create regular file 'd/': Not a directory |",
-        "file    | DATA           | DIRECTORY | false | cp: cannot overwrite directory 'd/' with non-directory |",
         "file    | DATA           | FAILED    | false | cp: cannot stat 'd/': Not a directory |",
         "file    | ATTRIBUTES_ONLY| ABSENT    | true  | cp: cannot create regular file 'd/': Not a directory |",
         "file    | HARD_LINK      | ABSENT    | true  | cp: cannot create hard link 'd/' to 's': No such file or directory |",
@@ -27,7 +28,6 @@ class SlashedTargetTest {
         "file    | SYMBOLIC_LINK  | DANGLING  | true  | cp: cannot create symbolic link 'd/' to 's': File exists |",
         "symlink | DATA           | ABSENT    | true  | cp: cannot create symbolic link 'd/': No such file or directory |",
         "symlink | DATA           | DANGLING  | true  | cp: cannot create symbolic link 'd/': File exists |",
-        "symlink | DATA           | DIRECTORY | false | cp: cannot overwrite directory 'd/' with non-directory |",
         "fifo    | DATA           | ABSENT    | true  | cp: cannot create fifo 'd/': No such file or directory |",
         "fifo    | DATA           | DANGLING  | true  | cp: cannot create fifo 'd/': File exists |",
         "device  | DATA           | ABSENT    | true  | cp: cannot create special file 'd/': No such file or directory |",
@@ -55,5 +55,13 @@ class SlashedTargetTest {
                 probe == SlashedTarget.Probe.FAILED ? "Not a directory" : "");
         assertEquals(announced, r.announced());
         assertEquals(message.trim(), "cp: " + r.why().format(ShellQuote::quote));
+    }
+
+    @Test
+    void leavesADirectoryToTheUsualChecks() {
+        FileTime t = FileTime.fromMillis(0);
+        Stat source = new Stat(Stat.S_IFREG | 0644, 1, 1, 1, 1, 0, 0, 0, t, t, t);
+        assertNull(SlashedTarget.refusal(Path.of("s"), PathBytes.path("d/".getBytes(StandardCharsets.US_ASCII)), source,
+                CopyMode.DATA, true, false, true, SlashedTarget.Probe.DIRECTORY, ""));
     }
 }

@@ -154,6 +154,23 @@ class DestinationKindMatrixTest {
         return rows;
     }
 
+    /** A non-directory onto a directory written {@code d/} with {@code -T}: GNU asks first with {@code -i}, then refuses. */
+    static List<Row> slashedPromptRows() {
+        List<Row> rows = new ArrayList<>();
+        for (String source : List.of("file", "symlink to file")) {
+            for (String destination : List.of("dir", "symlink to dir")) {
+                for (String option : List.of("-iT", "-fiT", "-riT")) {
+                    for (String answer : List.of("y", "n")) {
+                        rows.add(Row.cp("dest-kind-slashed", SOURCES.get(source) + DESTINATIONS.get(destination), option, "s d/")
+                                .stdin(answer + "\n").variant(source + " onto " + destination + ", answered " + answer)
+                                .rule("copy.c: copy_internal asks before the type check"));
+                    }
+                }
+            }
+        }
+        return rows;
+    }
+
     private static List<Row> rows(String group, String extraOption, String operands) {
         List<Row> rows = new ArrayList<>();
         for (Cell c : cells(Boolean.getBoolean("cpx.matrix.full"))) {
@@ -188,6 +205,11 @@ class DestinationKindMatrixTest {
     @TestFactory
     Stream<DynamicTest> destinationKindsWrittenWithASlash() {
         return Differential.tests(slashedRows());
+    }
+
+    @TestFactory
+    Stream<DynamicTest> slashedDirectoryAskedAboutFirst() {
+        return Differential.tests(slashedPromptRows());
     }
 
     @TestFactory
