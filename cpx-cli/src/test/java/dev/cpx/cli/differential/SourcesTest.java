@@ -207,8 +207,10 @@ class SourcesTest {
         List<Row> rows = new ArrayList<>();
         for (String opt : List.of("--strip-trailing-slashes", "--strip-trailing-slashes -rv", "-rv",
                 "--strip-trailing-slashes -rv -t d", "--strip-trailing-slashes -rvT")) {
-            List<String> operands = opt.contains("-t") ? List.of("lnk/", "a/ lnk/", "f/")
-                    : opt.contains("-T") ? List.of("lnk/ new", "a/ new") : List.of("a/ d/", "f/ d", "lnk/ d", "lnk/ f/ d/", "a/ new", "lnk/ new");
+            // ("a/ lnk/" only with -t d: without it, a would be copied into lnk/, which is a itself, a copy
+            // into itself, whose extent differs on purpose: docs/gnu-compatibility.md.)
+            List<String> operands = opt.endsWith(" -t d") ? List.of("lnk/", "a/ lnk/", "f/")
+                    : opt.endsWith("T") ? List.of("lnk/ new", "a/ new") : List.of("a/ d/", "f/ d", "lnk/ d", "lnk/ f/ d/", "a/ new", "lnk/ new");
             for (String o : operands) {
                 rows.add(Row.cp("trailing-slashes", OPERANDS + "ln -s a lnk\n", opt, o).rule("cp.c: do_copy, strip_trailing_slashes"));
             }
