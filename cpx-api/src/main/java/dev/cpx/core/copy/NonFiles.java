@@ -1,5 +1,6 @@
 package dev.cpx.core.copy;
 
+import dev.cpx.api.CopyMode;
 import dev.cpx.api.Diagnostic;
 import dev.cpx.api.EntryKind;
 import dev.cpx.api.OverwritePolicy;
@@ -14,7 +15,6 @@ import dev.cpx.core.run.RunContext;
 import dev.cpx.spi.support.PathBytes;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -97,17 +97,17 @@ public final class NonFiles {
             return false;
         }
         // Links are followed where GNU cp follows them (-L and by default, -H on the command line): the link
-        // is made to what they point to. For a later name of an inode that matters only with -s, whose
-        // first copy is a symbolic link: GNU links to it, or to what it points to where links are followed.
+        // is made to what they point to. A later name of an inode is linked to the first one's copy, a
+        // symbolic link only with -s: GNU links to it, or, following it, to what it points to.
         boolean follow = DestinationCheck.followsLinks(context.options(), e.operand());
+        boolean throughFirstLink = !linkMode && follow && context.options().mode() == CopyMode.SYMBOLIC_LINK;
         // GNU replaces an existing destination with -f or -i for -l, and always for a kept hard link.
         boolean replace = !linkMode || context.options().force() || context.options().overwrite() == OverwritePolicy.ASK;
         Effects effects = context.effects();
-        Maker maker = linkMode
-                ? at -> effects.createLink(at, follow ? existing.toRealPath() : existing)
+        Maker maker = throughFirstLink
                 // The first copy is reached where it is (in a tree still staged, through its open directory).
-                : at -> effects.createLink(at, follow ? context.anchors().at(existing,
-                        x -> Files.isSymbolicLink(x) ? x.toRealPath() : existing) : existing);
+                ? at -> effects.createLink(at, context.anchors().at(existing, Path::toRealPath))
+                : at -> effects.createLink(at, linkMode && follow ? existing.toRealPath() : existing);
         Diagnostic cannot = Diagnostic.of("cannot create hard link {0} to {1}", e.target(), existing);
         if (!linkMode) {
             return linkToEarlierCopy(e, cannot, maker);
