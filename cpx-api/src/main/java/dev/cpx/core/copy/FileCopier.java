@@ -78,8 +78,20 @@ public final class FileCopier {
      * it when that turn has come.
      */
     public void copy(Entry e, Naming naming, Consumer<Path> named) {
-        copy(e, naming, named, null, null);
+        copy(e, naming, named, null, null, NOTHING);
     }
+
+    /**
+     * {@link #copy(Entry, Naming, Consumer)}, telling {@code decided} once what is to be done with the
+     * destination has been decided (asked, and its {@code -v} line printed), before the data is copied:
+     * a command-line operand's turn, after which the next operand may start. Called at most once here.
+     */
+    public void copy(Entry e, Naming naming, Consumer<Path> named, Runnable decided) {
+        copy(e, naming, named, null, null, decided);
+    }
+
+    /** No one to tell that a decision was made. */
+    public static final Runnable NOTHING = () -> { };
 
     /** Nothing to hear: {@link #copyAt}'s files are named in their turn and never linked to again. */
     private static final Consumer<Path> UNHEARD = p -> { };
@@ -114,6 +126,16 @@ public final class FileCopier {
      */
     public Left copyAt(Place place, Path source, Path target, Naming naming, long smallerThan,
             LongPredicate byPathsWithLinks, Placement placement) {
+        return copyAt(place, source, target, naming, smallerThan, byPathsWithLinks, placement, NOTHING);
+    }
+
+    /**
+     * {@link #copyAt(Place, Path, Path, Naming, long, LongPredicate, Placement)} of a command-line
+     * operand, telling {@code decided} as {@link #copy(Entry, Naming, Consumer, Runnable)} does (not
+     * when the file is left to the caller).
+     */
+    public Left copyAt(Place place, Path source, Path target, Naming naming, long smallerThan,
+            LongPredicate byPathsWithLinks, Placement placement, Runnable decided) {
         Descriptors descriptors = place.directories().descriptors();
         int fd;
         try {
@@ -143,7 +165,7 @@ public final class FileCopier {
         }
         context.counters().filesFound.increment();
         context.counters().bytesFound.add(st.size());
-        copy(e, naming, UNHEARD, in, place);
+        copy(e, naming, UNHEARD, in, place, decided);
         return null;
     }
 
@@ -151,7 +173,7 @@ public final class FileCopier {
      * {@link #copy(Entry, Naming, Consumer)} of a source already open ({@code opened}, closed here;
      * null: opened here by its path), made relative to {@code place} when it is given.
      */
-    private void copy(Entry e, Naming naming, Consumer<Path> named, FileChannel opened, Place place) {
+    private void copy(Entry e, Naming naming, Consumer<Path> named, FileChannel opened, Place place, Runnable decided) {
         try {
             if (context.cancelled()) {
                 naming.skip();
@@ -159,6 +181,9 @@ public final class FileCopier {
                 return;
             }
             Destinations.Decision d = destinations.prepare(e, place);
+            if (d.refusal() == null) {
+                decided.run();
+            }
             switch (d.action()) {
                 case SKIP -> {
                     naming.skip();
@@ -197,6 +222,7 @@ public final class FileCopier {
         } finally {
             closeQuietly(opened);
             context.counters().filesDone.increment();
+            decided.run();
         }
     }
 

@@ -21,7 +21,21 @@ import java.util.Map;
  */
 public final class JustCreated {
 
+    /**
+     * A file's identity. Its methods written out: a record's own are made at run time by an
+     * invokedynamic bootstrap, which, interpreted or compiled by C1 alone (as cpx runs), cost ~9 µs
+     * a call (measured: 5,000 file operands, 43 of their 400 ms).
+     */
     private record Inode(long dev, long ino) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Inode i && i.dev == dev && i.ino == ino;
+        }
+
+        @Override
+        public int hashCode() {
+            return Long.hashCode(dev) * 31 + Long.hashCode(ino);
+        }
     }
 
     private final Map<Inode, List<Path>> made = new HashMap<>();

@@ -30,7 +30,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class Dispatch {
 
     /** Below this many queued tasks per worker, new files get tasks of their own so idle workers can take them. */
-    private static final int QUEUE_TARGET = 16;
+    static final int QUEUE_TARGET = 16;
+
+    /**
+     * A command-line operand's file smaller than this is copied in its operand's own task: the
+     * operands' decisions are made one after the other anyway (see {@link FileCopier#copy(Entry,
+     * dev.cpx.core.copy.Naming, java.util.function.Consumer, Runnable)}), and handing a small file to
+     * another worker costs more than its copy; a larger one's data is copied while the next operands start.
+     */
+    static final long OPERAND_INLINE_BELOW = 1L << 20;
 
     /** Files this large are named when done rather than in their directory's order. */
     static final long NAMED_OUT_OF_TURN = 16L << 20;
@@ -61,15 +69,15 @@ final class Dispatch {
     /**
      * The descriptor operations directories this run makes are copied with (see {@link DirectoryTask}):
      * where the native extras have them, changes are made (not {@code --dry-run}), data is copied
-     * ({@code -l}, {@code -s}, {@code --attributes-only} go by paths), entries are looked at without
-     * following links (not {@code -L}), nothing is excluded (that needs more than a name and a type per
+     * ({@code -l}, {@code -s}, {@code --attributes-only} go by paths), a walk looks at entries without
+     * following links (not {@code -r -L}; without {@code -r} nothing is walked), nothing is excluded (that needs more than a name and a type per
      * entry), and NIO's descriptors are accessible (so an engine that
      * uses channels gets one). {@code -Dcpx.descriptors=false} turns them off (to measure).
      */
     private static Descriptors descriptorsFor(RunContext context, Excludes excludes) {
         if (!Boolean.parseBoolean(System.getProperty("cpx.descriptors", "true")) || !context.effects().changes()
                 || !excludes.isEmpty() || context.options().mode() != CopyMode.DATA
-                || context.options().effectiveDereference() == Dereference.ALWAYS
+                || (context.options().effectiveDereference() == Dereference.ALWAYS && context.options().recursive())
                 || !FileDescriptors.availability().available()) {
             // (The last: without access to NIO's descriptors no channel can be made of a descriptor for an engine.)
             return null;
@@ -92,6 +100,15 @@ final class Dispatch {
 
     /** {@link #linksTracked} as a predicate, made once: a method reference per file is a call into the VM under C1. */
     final java.util.function.LongPredicate linksTracked = this::linksTracked;
+
+    /**
+     * Whether regular-file operands may be copied relative to open directories ({@link OperandFiles}):
+     * where descriptors are used, and no operand's inode is remembered whatever its number of names
+     * ({@code --preserve=links} or {@code -u} where command-line links are followed, see {@link #tracked}).
+     */
+    boolean operandFilesAt() {
+        return descriptors != null && (hardLinks == null || context.options().effectiveDereference() == Dereference.NEVER);
+    }
 
     /** The descriptor operations a directory this run made is copied with; null: by paths. */
     Descriptors descriptors() {
@@ -119,14 +136,36 @@ final class Dispatch {
      * @param operand the command-line operand this entry is under; null for the operand itself
      */
     void entry(Task parent, InsertionOrder order, int index, Entry e, Operand operand) {
+        entry(parent, order, index, e, operand, FileCopier.NOTHING);
+    }
+
+    /**
+     * {@link #entry(Task, InsertionOrder, int, Entry, Operand)}, telling {@code decided} (a
+     * command-line operand's turn, see {@link FileCopier#copy(Entry, dev.cpx.core.copy.Naming,
+     * java.util.function.Consumer, Runnable)}) once its destination is decided: by the file's copy
+     * where it has a task of its own, else when done here.
+     */
+    void entry(Task parent, InsertionOrder order, int index, Entry e, Operand operand, Runnable decided) {
+        boolean handed = false;
+        try {
+            handed = entryDeciding(parent, order, index, e, operand, decided);
+        } finally {
+            if (!handed) {
+                decided.run();
+            }
+        }
+    }
+
+    /** True when {@code decided} went to a file's task, which tells it; else it is told once this returns. */
+    private boolean entryDeciding(Task parent, InsertionOrder order, int index, Entry e, Operand operand, Runnable decided) {
         if (e.stat().isDirectory()) {
             order.insert(index, () -> directory(parent, e, operand, false), false);
-            return;
+            return false;
         }
         CopyMode mode = context.options().mode();
         if (mode == CopyMode.HARD_LINK) {
             order.insert(index, () -> nonFiles.hardLink(e, e.source(), true), false);
-            return;
+            return false;
         }
         boolean symbolic = mode == CopyMode.SYMBOLIC_LINK;
         if (hardLinks != null && tracked(e)) {
@@ -140,30 +179,29 @@ final class Dispatch {
                     } else if (symbolic) {
                         order.insert(index, () -> nonFiles.symbolicLink(e), false);
                     } else {
-                        copy(parent, order, index, e, null);
+                        copy(parent, order, index, e, null, FileCopier.NOTHING);
                     }
                 } finally {
                     parent.tryComplete();
                 }
             });
             if (first == null) {
-                return;
+                return false;
             }
             parent.addToPendingCount(-1);
             // The first copy is named at once, out of turn: names waiting for it then never wait on an order.
             order.skip(index);
             if (symbolic) {
                 finish(first, nonFiles.symbolicLink(e), e);
-            } else {
-                copy(parent, InsertionOrder.IMMEDIATE, 0, e, first);
+                return false;
             }
-            return;
+            return copy(parent, InsertionOrder.IMMEDIATE, 0, e, first, decided);
         }
         if (symbolic) {
             order.insert(index, () -> nonFiles.symbolicLink(e), false);
-            return;
+            return false;
         }
-        copy(parent, order, index, e, null);
+        return copy(parent, order, index, e, null, decided);
     }
 
     /**
@@ -194,13 +232,18 @@ final class Dispatch {
     /**
      * A command-line operand. {@code asCopy}: the destination is being made as the copy of this
      * directory operand (GNU's rule for a destination that did not exist), which is marked on it for
-     * {@code --resume}.
+     * {@code --resume}. {@code decided} is told once its destination is decided (see
+     * {@link #entry(Task, InsertionOrder, int, Entry, Operand, Runnable)}).
      */
-    void operand(Task root, Entry e, boolean asCopy) {
+    void operand(Task root, Entry e, boolean asCopy, Runnable decided) {
         if (e.stat().isDirectory()) {
-            directory(root, e, null, asCopy);
+            try {
+                directory(root, e, null, asCopy);
+            } finally {
+                decided.run();
+            }
         } else {
-            entry(root, InsertionOrder.IMMEDIATE, 0, e, null);
+            entry(root, InsertionOrder.IMMEDIATE, 0, e, null, decided);
         }
     }
 
@@ -231,7 +274,8 @@ final class Dispatch {
         return Operand.of(e.source(), e.stat(), e.target(), staged != null ? staged : e.target());
     }
 
-    private void copy(Task parent, InsertionOrder order, int index, Entry e, HardLinks.Group links) {
+    /** True when the entry got a task of its own, which tells {@code decided}. */
+    private boolean copy(Task parent, InsertionOrder order, int index, Entry e, HardLinks.Group links, Runnable decided) {
         boolean readAsData = e.stat().isRegular()
                 || (e.stat().isSpecial() && !(context.options().recursive() && !context.options().copyContents()));
         if (readAsData) {
@@ -244,18 +288,21 @@ final class Dispatch {
                 order = InsertionOrder.IMMEDIATE;
                 index = 0;
             }
-            FileTask task = new FileTask(parent, context.outcomes(), files, order, index, e, links);
-            if (ForkJoinTask.getSurplusQueuedTaskCount() < QUEUE_TARGET) {
+            FileTask task = new FileTask(parent, context.outcomes(), files, order, index, e, links, decided);
+            boolean ownTask = decided == FileCopier.NOTHING || e.stat().size() >= OPERAND_INLINE_BELOW;
+            if (ownTask && ForkJoinTask.getSurplusQueuedTaskCount() < QUEUE_TARGET) {
                 parent.spawn(task);
             } else {
                 // Enough queued work already: copying here keeps memory bounded in huge directories.
                 parent.runInline(task);
             }
+            return true;
         } else if (e.stat().isSymlink()) {
             order.insert(index, () -> finish(links, nonFiles.copySymlink(e), e), false);
         } else {
             order.insert(index, () -> finish(links, nonFiles.copySpecial(e), e), false);
         }
+        return false;
     }
 
     private static void finish(HardLinks.Group links, boolean made, Entry e) {

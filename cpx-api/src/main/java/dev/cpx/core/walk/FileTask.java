@@ -17,10 +17,13 @@ final class FileTask extends Task {
     private final int index;
     private final Entry entry;
     private final HardLinks.Group links;
+    /** Told once the destination is decided (see {@link FileCopier#copy(Entry, Naming, java.util.function.Consumer, Runnable)}). */
+    private final Runnable decided;
 
     FileTask(Task parent, Outcomes outcomes, FileCopier files, InsertionOrder order, int index, Entry entry,
-            HardLinks.Group links) {
+            HardLinks.Group links, Runnable decided) {
         super(parent, outcomes);
+        this.decided = decided;
         this.files = files;
         this.order = order;
         this.index = index;
@@ -30,7 +33,11 @@ final class FileTask extends Task {
 
     @Override
     protected void execute() {
-        files.copy(entry, new Naming(order, index), links == null ? copy -> { } : links::finish);
+        try {
+            files.copy(entry, new Naming(order, index), links == null ? copy -> { } : links::finish, decided);
+        } finally {
+            decided.run();
+        }
     }
 
     @Override

@@ -32,6 +32,14 @@ final class OperandTask extends Task {
     private boolean started;
     /** Guarded by the root: the operand after this one, when it waits for this one to start. */
     private OperandTask next;
+    /** Whether this operand's start is told by {@link #deferStart}'s hook rather than when {@link #start} returns. */
+    private boolean deferred;
+    /** The thread running {@link #start} now; null once it returned. */
+    private volatile Thread runner;
+    /** The next operand, ready to be run by {@link #runner} once {@link #start} returns. */
+    private OperandTask handBack;
+    /** Run by the thread that started the operand before it, rather than forked. */
+    private boolean chained;
 
     /**
      * @param start the operand's work (what it spawns completes before it does)
@@ -77,20 +85,68 @@ final class OperandTask extends Task {
 
     @Override
     protected void execute() {
+        if (chained) {
+            handBack = runStart();
+            return;
+        }
+        // The operands that become ready as each one starts here run here, one after the other, rather
+        // than each handed to another worker (a wake-up each): most start in a moment.
+        OperandTask next = runStart();
+        while (next != null) {
+            OperandTask t = next;
+            t.chained = true;
+            t.compute();
+            next = t.handBack;
+            t.handBack = null;
+        }
+    }
+
+    /** Runs {@link #start}; returns the operand after this one when it became ready here, to be run by the caller. */
+    private OperandTask runStart() {
+        runner = Thread.currentThread();
         try {
             start.run();
         } finally {
-            OperandTask ready = null;
-            synchronized (getCompleter()) {
-                started = true;
-                if (next != null && --next.waitingFor == 0) {
-                    ready = next;
-                }
-                next = null;
+            if (!deferred) {
+                started();
             }
-            if (ready != null) {
-                ready.fork();
+            runner = null;
+        }
+        OperandTask ready = handBack;
+        handBack = null;
+        return ready;
+    }
+
+    /**
+     * Called by {@link #start} (in this task's thread) when this operand has started only once the
+     * returned hook is run (from any thread, any number of times): a file operand whose destination
+     * is decided by its copy's task, so that questions and {@code -v} lines come in operand order.
+     */
+    Runnable deferStart() {
+        deferred = true;
+        return this::started;
+    }
+
+    /** This operand has started: the one after it may (once); run by this thread's loop when told here. */
+    private void started() {
+        OperandTask ready = null;
+        synchronized (getCompleter()) {
+            if (started) {
+                return;
             }
+            started = true;
+            if (next != null && --next.waitingFor == 0) {
+                ready = next;
+            }
+            next = null;
+        }
+        if (ready == null) {
+            return;
+        }
+        if (runner == Thread.currentThread()) {
+            handBack = ready;
+        } else {
+            ready.fork();
         }
     }
 

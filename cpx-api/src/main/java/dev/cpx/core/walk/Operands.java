@@ -9,6 +9,7 @@ import dev.cpx.api.EntryKind;
 import dev.cpx.api.OverwritePolicy;
 import dev.cpx.api.TargetMode;
 import dev.cpx.core.copy.Destinations;
+import dev.cpx.core.copy.FileCopier;
 import dev.cpx.core.decide.Entry;
 import dev.cpx.core.decide.ForcedBackup;
 import dev.cpx.core.decide.JustCreated;
@@ -66,6 +67,10 @@ final class Operands {
 
     /** Whether --resume goes on into a destination marked as the unfinished copy of the operand. */
     private boolean resumingCopy;
+    /** Regular-file operands copied into a directory relative to open directories; null: by their paths. */
+    private final OperandFiles operandFiles;
+    /** The directory the operands are copied into (as given, without trailing slashes), or the destination. */
+    private Path destinationDirectory;
     /** Directories that got new entries from the operands themselves, synced at the end with --fsync. */
     private final Set<Path> touchedDirectories = Collections.synchronizedSet(new LinkedHashSet<>());
 
@@ -77,6 +82,8 @@ final class Operands {
         this.justCreated = justCreated;
         this.resumeMarker = resumeMarker;
         this.root = root;
+        this.operandFiles = dispatch.operandFilesAt() && !context.options().parents()
+                ? new OperandFiles(dispatch, context.outcomes()) : null;
     }
 
     void start(List<Path> sources, Path operand) {
@@ -102,6 +109,7 @@ final class Operands {
             return;
         }
         Path destDir = PathBytes.withoutTrailingSlashes(destination);
+        destinationDirectory = destDir;
         for (Path source : sources) {
             if (context.cancelled()) {
                 return;
@@ -281,6 +289,9 @@ final class Operands {
      * After everything: directories that got new entries are synced (--fsync).
      */
     void finish() {
+        if (operandFiles != null) {
+            operandFiles.close();
+        }
         if (context.options().fsync()) {
             touchedDirectories.forEach(d -> dispatch.directories().sync(d, d));
         }
@@ -396,7 +407,7 @@ final class Operands {
      * @param src the source as given (a trailing slash makes the kernel follow a link, or insist on a directory)
      * @param target the copy, as given when it is the destination operand itself
      */
-    private void startOne(Task operand, Path src, Path target, boolean into) {
+    private void startOne(OperandTask operand, Path src, Path target, boolean into) {
         Dereference deref = context.options().effectiveDereference();
         boolean follow = deref != Dereference.NEVER || PathBytes.hasTrailingSlash(src);
         Stat st;
@@ -429,6 +440,19 @@ final class Operands {
         if (parent != null) {
             touchedDirectories.add(parent);
         }
-        dispatch.operand(operand, new Entry(src, target, st, Placement.OPERAND), asCopy && !resumingCopy);
+        Entry e = new Entry(src, target, st, Placement.OPERAND);
+        // A file's destination is decided (asked about, its -v line printed) by its copy's task: the next
+        // operand starts once that is done, so that questions and lines come in operand order.
+        Runnable decided = st.isDirectory() ? FileCopier.NOTHING : operand.deferStart();
+        try {
+            if (into && operandFiles != null && st.isRegular() && operandFiles.start(operand, e, destinationDirectory, decided)) {
+                return;
+            }
+            dispatch.operand(operand, e, asCopy && !resumingCopy, decided);
+        } catch (RuntimeException | Error x) {
+            // Never handed on: the operands after this one go on.
+            decided.run();
+            throw x;
+        }
     }
 }

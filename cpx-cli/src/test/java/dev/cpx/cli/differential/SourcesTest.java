@@ -182,6 +182,45 @@ class SourcesTest {
         return rows;
     }
 
+    /** Files copied over older ones in d, two of them large enough to be copied on a worker of their own. */
+    static final String QUESTIONS = """
+            mkdir d a
+            for n in 1 2 3 4 5 6 7 8 9; do echo new$n > f$n; echo old$n > d/f$n; done
+            echo A > a/in
+            yes big1 | head -c 3000000 > g1; yes old | head -c 100 > d/g1
+            ln f1 f1b; touch -d 2000-01-01 f2 f5 g1
+            yes big2 | head -c 2000000 > g2; yes old | head -c 100 > d/g2
+            echo new > h1; echo old > d/h1
+            """;
+
+    /**
+     * The questions of {@code -i} and the lines of {@code -v} about file operands, in the operands'
+     * order, so that answers given in advance (a script's, {@code yes n}) go to the files they were
+     * meant for: the files copied over and left as they were are compared with GNU cp's.
+     */
+    static List<Row> operandQuestions() {
+        List<Row> rows = new ArrayList<>();
+        List<String> operands = List.of("f1 f2 f3 f4 f5 f6 f7 f8 f9 d/", "f9 f8 f7 f6 f5 f4 f3 f2 f1 d",
+                "f1 g1 f2 g2 f3 f4 d/", "g1 g2 f1 nope f2 h1 d", "f1 a f2 f3 d/", "-t d f3 f1 f2 g2 f9", "f1 f2 f1b f3 d/");
+        List<String> answers = List.of("y\nn\ny\nn\ny\nn\ny\nn\ny\n", "n\nn\ny\ny\nn\ny\nn\nn\ny\n");
+        for (String o : operands) {
+            for (String opt : List.of("-i", "-iv", "-ibv", "-ir")) {
+                for (String in : answers) {
+                    rows.add(Row.cp("operand-questions", QUESTIONS, opt, o).stdin(in).unordered(false)
+                            .rule("cp.c: do_copy copies the operands in order; copy.c: overwrite_ok asks before each"));
+                }
+            }
+            for (String opt : List.of("-v", "-vn", "-v --backup=numbered", "-vu", "-av", "-v --preserve=links")) {
+                // (A directory's copy runs beside the later operands': its contents' lines come in among
+                // theirs, as docs/gnu-compatibility.md says.)
+                boolean walked = o.contains(" a ") && opt.startsWith("-a");
+                rows.add(Row.cp("operand-questions", QUESTIONS, opt, o)
+                        .unordered(walked).rule("cp.c: do_copy copies the operands in order; copy.c: emit_verbose"));
+            }
+        }
+        return rows;
+    }
+
     /**
      * {@code --parents} and the target operand: a usage error ("the destination must be a directory",
      * then the Try line) only where one file would be copied to another ({@code -T}, or one source and
@@ -226,6 +265,11 @@ class SourcesTest {
     @TestFactory
     Stream<DynamicTest> parentsAndTheTargetOperand() {
         return Differential.tests(parentsTarget());
+    }
+
+    @TestFactory
+    Stream<DynamicTest> questionsAndLinesInTheOperandsOrder() {
+        return Differential.tests(operandQuestions());
     }
 
     @TestFactory

@@ -1,0 +1,134 @@
+package dev.cpx.core.walk;
+
+import dev.cpx.core.copy.FileCopier;
+import dev.cpx.core.copy.InsertionOrder;
+import dev.cpx.core.copy.Naming;
+import dev.cpx.core.copy.Place;
+import dev.cpx.core.decide.Entry;
+import dev.cpx.core.decide.Placement;
+import dev.cpx.core.fs.DirectoryPair;
+import dev.cpx.core.run.Outcomes;
+import dev.cpx.core.run.Task;
+import dev.cpx.spi.support.PathBytes;
+import java.nio.file.Path;
+import java.util.concurrent.ForkJoinTask;
+
+/**
+ * Regular-file operands copied into a directory relative to open directories, as a directory's
+ * entries are ({@link FileCopier#copyAt}): the directory holding consecutive operands and the target
+ * directory are opened once, and each file is opened, looked at and made by its name in them. So
+ * {@code cp *.jpg dir/} costs per file what a tree's copy does, not a path lookup per system call.
+ * A file this way cannot go (a symbolic link followed on the command line, a large file, one whose
+ * links are tracked, a directory that cannot be opened) is copied by its paths as before. Called
+ * in operand order only ({@link Operands} starts operands one after the other).
+ */
+final class OperandFiles {
+
+    private static final Path HERE = Path.of(".");
+    private static final Path NO_PREFIX = Path.of("");
+
+    private final Dispatch dispatch;
+    private final Outcomes outcomes;
+    /** The directories {@link #pair} holds (or failed to open: {@link #pair} null), as the operands name them. */
+    private Path sourceDirectory;
+    private Path targetDirectory;
+    /** Open for the operands in {@link #sourceDirectory}; this holds one reference, each file's task one. */
+    private DirectoryPair pair;
+
+    OperandFiles(Dispatch dispatch, Outcomes outcomes) {
+        this.dispatch = dispatch;
+        this.outcomes = outcomes;
+    }
+
+    /**
+     * Starts the copy of the regular-file operand {@code e} into {@code into} (its target is
+     * {@code into/name}) under {@code parent}; false when it is to be copied by its paths instead.
+     */
+    boolean start(Task parent, Entry e, Path into, Runnable decided) {
+        Path src = e.source();
+        Path name = src.getFileName();
+        if (name == null || !into.resolve(name).equals(e.target())) {
+            return false;
+        }
+        Path directory = src.getParent();
+        Path prefix = directory == null ? NO_PREFIX : directory;
+        if (!prefix.resolve(name).equals(src)) {
+            // Named otherwise than "directory/name" (say "a/."): messages name it as given, so by paths.
+            return false;
+        }
+        if (!prefix.equals(sourceDirectory) || !into.equals(targetDirectory)) {
+            close();
+            sourceDirectory = prefix;
+            targetDirectory = into;
+            pair = DirectoryPair.open(dispatch.descriptors(), directory == null ? HERE : directory,
+                    PathBytes.withoutTrailingSlashes(into));
+        }
+        if (pair == null) {
+            return false;
+        }
+        pair.retain();
+        Copy task = new Copy(parent, e, pair, PathBytes.of(name), prefix, into, decided);
+        if (e.stat().size() >= Dispatch.OPERAND_INLINE_BELOW && ForkJoinTask.getSurplusQueuedTaskCount() < Dispatch.QUEUE_TARGET) {
+            parent.spawn(task);
+        } else {
+            parent.runInline(task);
+        }
+        return true;
+    }
+
+    /** Lets go of the directories held for the operands (their files' tasks keep them until done). */
+    void close() {
+        if (pair != null) {
+            pair.release();
+            pair = null;
+        }
+        sourceDirectory = null;
+        targetDirectory = null;
+    }
+
+    /** One operand's copy; what {@link FileCopier#copyAt} leaves goes on by its paths. */
+    private final class Copy extends Task {
+        private final Entry entry;
+        private final DirectoryPair dirs;
+        private final byte[] name;
+        private final Path from;
+        private final Path into;
+        private final Runnable decided;
+
+        Copy(Task parent, Entry entry, DirectoryPair dirs, byte[] name, Path from, Path into, Runnable decided) {
+            super(parent, outcomes);
+            this.decided = decided;
+            this.entry = entry;
+            this.dirs = dirs;
+            this.name = name;
+            this.from = from;
+            this.into = into;
+        }
+
+        @Override
+        protected void execute() {
+            FileCopier.Left left = null;
+            try {
+                try {
+                    left = dispatch.files().copyAt(new Place(dirs, name), from, into, Naming.IMMEDIATE,
+                            Dispatch.NAMED_OUT_OF_TURN, dispatch.linksTracked, Placement.OPERAND, decided);
+                } finally {
+                    dirs.release();
+                }
+                if (left != null) {
+                    // Left to be copied by its paths, which decides and tells.
+                    dispatch.entry(this, InsertionOrder.IMMEDIATE, 0, entry, null, decided);
+                }
+            } finally {
+                if (left == null) {
+                    decided.run();
+                }
+            }
+        }
+
+        @Override
+        protected Path subject() {
+            return entry.source();
+        }
+    }
+}
