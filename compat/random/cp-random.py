@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Random differential runs: cpx against GNU cp on generated trees and option sets.
 
-Each case (one seed) builds the same random scene twice (sources with odd names, hard and symbolic
-links, sparse and set-uid files, a destination that is absent, a directory, a directory holding an
+Each case (one seed) builds the same random scene twice (source trees with odd names, hard and symbolic
+links, sparse and set-uid files, or several files named on the command line (a fifth of the cases,
+their messages then compared in order); a destination that is absent, a directory, a directory holding an
 older copy, a file, a link to a directory or a dangling link; operands sometimes written with a
 trailing slash), runs /usr/bin/cp in one and cpx in the other with the same 1 to 4 options, and
 compares exit status, stdout, stderr and the destination tree (types, modes, contents, link targets,
@@ -94,7 +95,11 @@ def snapshot(root, scene):
             out.append((os.path.relpath(p, root).replace(scene.lstrip("/"), "SCENE"), oct(stat.S_IFMT(st.st_mode)), oct(stat.S_IMODE(st.st_mode)), value, group,
                         st.st_uid, int(st.st_mtime) if not stat.S_ISDIR(st.st_mode) and not stat.S_ISLNK(st.st_mode) and int(st.st_mtime) < 1700000000 else "new"))
     st = os.lstat(root)
-    out.append((".", oct(stat.S_IFMT(st.st_mode)), oct(stat.S_IMODE(st.st_mode)), "", ""))
+    digest = ""
+    if stat.S_ISREG(st.st_mode):
+        with open(root, "rb") as f:
+            digest = hashlib.md5(f.read()).hexdigest()[:8] + ":" + str(st.st_size)
+    out.append((".", oct(stat.S_IFMT(st.st_mode)), oct(stat.S_IMODE(st.st_mode)), digest, ""))
     return sorted(out, key=repr)
 
 
@@ -128,6 +133,13 @@ def case(seed, cpx, work, copies=False):
         options.append("-r")
     argv = [w for o in options for w in o.split(" ")]
     sources = rnd.choice([1, 1, 2])
+    # A fifth of the cases copy several files named on the command line (cp -i f0 f1 f2 D, over older
+    # copies of some), whose questions, lines and messages come in the operands' order.
+    file_operands = rnd.random() < 0.2
+    if file_operands:
+        sources = rnd.randint(2, 6)
+        # What shows their order: questions and -v lines.
+        argv += [o for o in ("-i", "-v") if rnd.random() < 0.4 and o not in argv]
     destination = rnd.choice(COPY_DESTINATIONS if copies else DESTINATIONS)
     slash, dest_slash, source_link = rnd.random() < 0.25, rnd.random() < 0.2, rnd.random() < 0.2
     recursive = any(a.startswith("-") and not a.startswith("--") and any(c in a for c in "rRa") for a in argv)
@@ -141,10 +153,28 @@ def case(seed, cpx, work, copies=False):
         trees = random.Random(seed * 7 + 1)
         names = []
         for i in range(sources):
-            make_tree(os.path.join(scene, f"s{i}"), trees)
-            names.append(f"s{i}")
+            if file_operands:
+                # A file of a few bytes to 2 MB (larger ones are copied on a worker of their own in cpx).
+                with open(os.path.join(scene, f"f{i}"), "wb") as f:
+                    f.write(trees.randbytes(trees.choice([0, 9, 5000, 2_000_000])))
+                os.chmod(os.path.join(scene, f"f{i}"), trees.choice([0o644, 0o600, 0o444]))
+                names.append(f"f{i}")
+            else:
+                make_tree(os.path.join(scene, f"s{i}"), trees)
+                names.append(f"s{i}")
         if destination == "dir":
             os.mkdir(os.path.join(scene, "D"))
+        elif destination == "dir with an older copy" and file_operands:
+            os.mkdir(os.path.join(scene, "D"))
+            for i in range(sources):
+                if trees.random() < 0.7:
+                    p = os.path.join(scene, "D", f"f{i}")
+                    with open(p, "w") as f:
+                        f.write("older")
+                    when = trees.choice([1262304000, 1900000000])
+                    os.utime(p, (when, when))
+                    if trees.random() < 0.3:
+                        os.chmod(p, 0o444)
         elif destination == "dir with an older copy":
             os.mkdir(os.path.join(scene, "D"))
             make_tree(os.path.join(scene, "D", "s0"), trees)
@@ -169,7 +199,7 @@ def case(seed, cpx, work, copies=False):
         elif destination == "dangling link":
             os.symlink("nowhere", os.path.join(scene, "D"))
         if source_link:
-            os.symlink("s0", os.path.join(scene, "sl"))
+            os.symlink(names[0], os.path.join(scene, "sl"))
             names[0] = "sl"
         if slash:
             names = [n + "/" for n in names]
@@ -184,9 +214,9 @@ def case(seed, cpx, work, copies=False):
         rc, out, err = run(program, scene, args, answers, user)
         after = [snapshot(os.path.join(scene, n.rstrip("/")), scene) for n in names]
         out, err = out.replace(scene, "SCENE"), err.replace(scene, "SCENE")
-        if recursive or sources > 1:
+        if not file_operands and (recursive or sources > 1):
             out = "\n".join(sorted(out.split("\n")))
-        if recursive:
+        if not file_operands and recursive:
             err = "\n".join(sorted(err.split("\n")))
         tree = snapshot(os.path.join(scene, "Dreal" if destination == "link to dir" else "D"), scene)
         results.append({"exit": rc, "stdout": out, "stderr": err, "tree": tree, "sources unchanged": before == after})
