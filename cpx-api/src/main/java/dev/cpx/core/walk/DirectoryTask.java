@@ -50,14 +50,22 @@ final class DirectoryTask extends Task {
     private DirectoryPair dirs;
     /** The copy could not be opened where it was made (replaced meanwhile): nothing of it is touched again. */
     private boolean unreachable;
+    /** How many directories this one is below the operand's (0: the operand's). */
+    private final int depth;
 
     DirectoryTask(Task parent, RunContext context, Dispatch dispatch, Entry directory, Directories.State state, Operand operand) {
         super(parent, context.outcomes());
+        this.depth = parent instanceof DirectoryTask d ? d.depth + 1 : 0;
         this.context = context;
         this.dispatch = dispatch;
         this.directory = directory;
         this.state = state;
         this.operand = operand;
+    }
+
+    /** How many directories this one is below the operand's (0: the operand's). */
+    int depth() {
+        return depth;
     }
 
     /** The source directory's attributes. */

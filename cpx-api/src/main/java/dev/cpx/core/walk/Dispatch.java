@@ -6,6 +6,7 @@ import dev.cpx.core.copy.InsertionOrder;
 import dev.cpx.api.Attribute;
 import dev.cpx.api.CopyMode;
 import dev.cpx.api.Dereference;
+import dev.cpx.api.OverwritePolicy;
 import dev.cpx.api.Diagnostic;
 import dev.cpx.api.EntryKind;
 import dev.cpx.core.copy.Directories;
@@ -54,6 +55,13 @@ final class Dispatch {
     private final Descriptors descriptors;
     /** Files waiting for their turn to be named while holding a descriptor (see {@link SequencedInsertions}). */
     private final AtomicInteger waitingDescriptors = new AtomicInteger();
+    /**
+     * Whether everything is copied one entry after the other, in GNU cp's order: where questions are
+     * asked ({@code -i}), so that answers given in advance go to the files they were meant for. The
+     * run then has one worker ({@link dev.cpx.core.run.FirstWorkers}), which copies each directory met
+     * before the entries after it, and each file itself.
+     */
+    private final boolean inOrder;
 
     Dispatch(RunContext context, FileCopier files, NonFiles nonFiles, Directories directories, Excludes excludes) {
         this.context = context;
@@ -64,7 +72,19 @@ final class Dispatch {
         boolean keepLinks = context.options().preserves(Attribute.LINKS) || context.options().update();
         this.hardLinks = keepLinks && context.options().mode() != CopyMode.HARD_LINK ? new HardLinks() : null;
         this.descriptors = descriptorsFor(context, excludes);
+        this.inOrder = context.options().overwrite() == OverwritePolicy.ASK;
     }
+
+    /** Whether each entry is copied before the next is looked at (see {@link #inOrder}). */
+    boolean inOrder() {
+        return inOrder;
+    }
+
+    /**
+     * Directories deeper than this below an operand are copied on a task of their own even {@link #inOrder}:
+     * each level copied in its parent's task takes some of the worker's stack.
+     */
+    static final int IN_ORDER_DEPTH = 200;
 
     /**
      * The descriptor operations directories this run makes are copied with (see {@link DirectoryTask}):
@@ -263,8 +283,13 @@ final class Dispatch {
             // -x: the mount point is copied, what is mounted on it is not.
             directories.finish(e, state);
         } else {
-            parent.spawn(new DirectoryTask(parent, context, this, e, state,
-                    operand != null ? operand : operandCopied(e)));
+            DirectoryTask task = new DirectoryTask(parent, context, this, e, state, operand != null ? operand : operandCopied(e));
+            if (inOrder && task.depth() < IN_ORDER_DEPTH) {
+                // Its entries before the rest of the parent's, as GNU cp copies them.
+                parent.runInline(task);
+            } else {
+                parent.spawn(task);
+            }
         }
     }
 
@@ -289,7 +314,7 @@ final class Dispatch {
                 index = 0;
             }
             FileTask task = new FileTask(parent, context.outcomes(), files, order, index, e, links, decided);
-            boolean ownTask = decided == FileCopier.NOTHING || e.stat().size() >= OPERAND_INLINE_BELOW;
+            boolean ownTask = !inOrder && (decided == FileCopier.NOTHING || e.stat().size() >= OPERAND_INLINE_BELOW);
             if (ownTask && ForkJoinTask.getSurplusQueuedTaskCount() < QUEUE_TARGET) {
                 parent.spawn(task);
             } else {
