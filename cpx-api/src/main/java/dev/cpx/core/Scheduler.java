@@ -29,7 +29,7 @@ public final class Scheduler {
     public static CopyJob start(List<Path> sources, Path destination, CopyOptions options, CopyEngine engine,
             PosixExtras extras, CopyListener listener) {
         FirstWorkers.Pool pool = FirstWorkers.of(options.jobs(), options.maxJobs(), Runtime.getRuntime().availableProcessors(),
-                options.overwrite() == dev.cpx.api.OverwritePolicy.ASK, () -> FirstWorkers.inMemory(extras, sources, destination));
+                () -> FirstWorkers.inMemory(extras, sources, destination));
         return CopyRun.start(options, engine, extras, listener, (context, end) -> Walk.root(context, sources, destination, end),
                 pool);
     }

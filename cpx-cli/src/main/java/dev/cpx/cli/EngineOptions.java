@@ -37,8 +37,7 @@ public final class EngineOptions implements Specs.Target {
         s.addOption(Specs.value(this, "DIRS", "Also load engine plugins from these directories (colon-separated); "
                 + "see also CPX_PLUGIN_PATH.", "--plugin-path"));
         s.addOption(Specs.integer(this, "N", "Copy with exactly N worker threads (default: twice the number of CPUs, at least 4, "
-                + "and more, up to max(16, 4 x CPUs), while they wait on the disk; one per CPU from tmpfs to tmpfs; "
-                + "one with -i, which asks in GNU cp's order).",
+                + "and more, up to max(16, 4 x CPUs), while they wait on the disk; one per CPU from tmpfs to tmpfs).",
                 "-j", "--jobs"));
         return s;
     }

@@ -32,21 +32,12 @@ public final class FirstWorkers {
     public record Pool(int workers, int most) {
     }
 
-    /** One worker, never more. */
-    static final Pool ONE = new Pool(1, 1);
-
     /**
-     * The pool of a run: one worker where questions are asked ({@code asking}: {@code -i}, whose
-     * questions come in GNU cp's order only when everything is copied in that order, one entry after
-     * the other, so that answers given in advance go to the files they were meant for);
-     * {@code jobs} up to {@code max}; or, when the pool may grow ({@code max > jobs}:
+     * The pool of a run: {@code jobs} up to {@code max}; or, when the pool may grow ({@code max > jobs}:
      * no {@code -j}) and the copy is {@code inMemory} (asked only then), one per core (at least one),
      * and no more when that is fewer than {@code jobs}.
      */
-    public static Pool of(int jobs, int max, int cores, boolean asking, BooleanSupplier inMemory) {
-        if (asking) {
-            return ONE;
-        }
+    public static Pool of(int jobs, int max, int cores, BooleanSupplier inMemory) {
         if (max > jobs && inMemory.getAsBoolean()) {
             int perCore = Math.max(1, Math.min(jobs, cores));
             return new Pool(perCore, perCore < jobs ? perCore : max);

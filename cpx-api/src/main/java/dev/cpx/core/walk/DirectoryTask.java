@@ -168,7 +168,7 @@ final class DirectoryTask extends Task {
         }
         Listing listing = new Listing(dirs, list, placement);
         int chunks = (listing.sorted.length + CHUNK - 1) / CHUNK;
-        if (!listing.towardsCopy && chunks > 1) {
+        if (!listing.towardsCopy && chunks > 1 && !dispatch.inOrder(placement)) {
             // (Towards the copy, entries after the copy are left out: one worker, in order.)
             int helpers = Math.min(chunks - 1, getPool().getParallelism() - 1);
             for (int h = 0; h < helpers && ForkJoinTask.getSurplusQueuedTaskCount() < 2; h++) {

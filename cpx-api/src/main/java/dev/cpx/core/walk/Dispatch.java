@@ -12,6 +12,7 @@ import dev.cpx.api.EntryKind;
 import dev.cpx.core.copy.Directories;
 import dev.cpx.core.copy.InsertionOrder;
 import dev.cpx.core.copy.SequencedInsertions;
+import dev.cpx.core.decide.Placement;
 import dev.cpx.core.copy.FileCopier;
 import dev.cpx.core.copy.NonFiles;
 import dev.cpx.core.run.RunContext;
@@ -56,10 +57,11 @@ final class Dispatch {
     /** Files waiting for their turn to be named while holding a descriptor (see {@link SequencedInsertions}). */
     private final AtomicInteger waitingDescriptors = new AtomicInteger();
     /**
-     * Whether everything is copied one entry after the other, in GNU cp's order: where questions are
-     * asked ({@code -i}), so that answers given in advance go to the files they were meant for. The
-     * run then has one worker ({@link dev.cpx.core.run.FirstWorkers}), which copies each directory met
-     * before the entries after it, and each file itself.
+     * Whether the entries of directories that existed are copied one after the other, in GNU cp's
+     * order (each subdirectory that existed before the entries after it, each file in the walking
+     * task): where questions are asked ({@code -i}), so that answers given in advance go to the files
+     * they were meant for. A directory this run makes holds nothing to ask about: its tree is copied
+     * by all the workers, as without {@code -i}.
      */
     private final boolean inOrder;
 
@@ -75,9 +77,9 @@ final class Dispatch {
         this.inOrder = context.options().overwrite() == OverwritePolicy.ASK;
     }
 
-    /** Whether each entry is copied before the next is looked at (see {@link #inOrder}). */
-    boolean inOrder() {
-        return inOrder;
+    /** Whether an entry of a directory placed {@code placement} is copied before the next is looked at (see {@link #inOrder}). */
+    boolean inOrder(Placement placement) {
+        return inOrder && !placement.absent();
     }
 
     /**
@@ -284,7 +286,7 @@ final class Dispatch {
             directories.finish(e, state);
         } else {
             DirectoryTask task = new DirectoryTask(parent, context, this, e, state, operand != null ? operand : operandCopied(e));
-            if (inOrder && task.depth() < IN_ORDER_DEPTH) {
+            if (inOrder && state == Directories.State.EXISTED && task.depth() < IN_ORDER_DEPTH) {
                 // Its entries before the rest of the parent's, as GNU cp copies them.
                 parent.runInline(task);
             } else {
@@ -314,7 +316,8 @@ final class Dispatch {
                 index = 0;
             }
             FileTask task = new FileTask(parent, context.outcomes(), files, order, index, e, links, decided);
-            boolean ownTask = !inOrder && (decided == FileCopier.NOTHING || e.stat().size() >= OPERAND_INLINE_BELOW);
+            // (An operand's decision is told by its task, so operands ask in order on tasks of their own too.)
+            boolean ownTask = decided == FileCopier.NOTHING ? !inOrder(e.placement()) : e.stat().size() >= OPERAND_INLINE_BELOW;
             if (ownTask && ForkJoinTask.getSurplusQueuedTaskCount() < QUEUE_TARGET) {
                 parent.spawn(task);
             } else {

@@ -68,8 +68,7 @@ final class OperandFiles {
         }
         pair.retain();
         Copy task = new Copy(parent, e, pair, PathBytes.of(name), prefix, into, decided);
-        if (!dispatch.inOrder() && e.stat().size() >= Dispatch.OPERAND_INLINE_BELOW
-                && ForkJoinTask.getSurplusQueuedTaskCount() < Dispatch.QUEUE_TARGET) {
+        if (e.stat().size() >= Dispatch.OPERAND_INLINE_BELOW && ForkJoinTask.getSurplusQueuedTaskCount() < Dispatch.QUEUE_TARGET) {
             parent.spawn(task);
         } else {
             parent.runInline(task);

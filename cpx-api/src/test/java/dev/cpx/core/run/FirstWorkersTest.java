@@ -30,29 +30,26 @@ class FirstWorkersTest {
     @TempDir
     Path tmp;
 
-    @ParameterizedTest(name = "jobs {0}, at most {1}, {2} cores, asking {3}, in memory {4}: {5} up to {6}")
+    @ParameterizedTest(name = "jobs {0}, at most {1}, {2} cores, in memory {3}: {4} up to {5}")
     @CsvSource({
-            "4, 16, 2, false, true, 2, 2",      // the default on two cores, tmpfs to tmpfs: one per core, no more
-            "4, 16, 2, false, false, 4, 16",    // a disk on either side: the default, growing on disk waits
-            "8, 16, 4, false, true, 4, 4",
-            "4, 16, 8, false, true, 4, 16",     // never more than jobs (and, as many, the pool as asked)
-            "4, 16, 1, false, true, 1, 1",
-            "4, 4, 2, false, true, 4, 4",       // -j 4: exactly 4
-            "1, 1, 2, false, true, 1, 1",
-            "2, 16, 0, false, true, 1, 1",      // at least one
-            "4, 16, 2, true, false, 1, 1",      // -i: one, so that the questions come in GNU's order
-            "8, 8, 2, true, true, 1, 1",        // -i -j 8: one all the same
+            "4, 16, 2, true, 2, 2",      // the default on two cores, tmpfs to tmpfs: one per core, no more
+            "4, 16, 2, false, 4, 16",    // a disk on either side: the default, growing on disk waits
+            "8, 16, 4, true, 4, 4",
+            "4, 16, 8, true, 4, 16",     // never more than jobs (and, as many, the pool as asked)
+            "4, 16, 1, true, 1, 1",
+            "4, 4, 2, true, 4, 4",       // -j 4: exactly 4
+            "1, 1, 2, true, 1, 1",
+            "2, 16, 0, true, 1, 1",      // at least one
     })
-    void startsWithOnePerCoreOnlyWhereTheCopyIsInMemoryAndThePoolMayGrow(int jobs, int max, int cores, boolean asking,
+    void startsWithOnePerCoreOnlyWhereTheCopyIsInMemoryAndThePoolMayGrow(int jobs, int max, int cores,
             boolean inMemory, int workers, int most) {
-        assertEquals(new FirstWorkers.Pool(workers, most), FirstWorkers.of(jobs, max, cores, asking, () -> inMemory));
+        assertEquals(new FirstWorkers.Pool(workers, most), FirstWorkers.of(jobs, max, cores, () -> inMemory));
     }
 
     @Test
-    void withMinusJOrMinusITheFileSystemsAreNotAsked() {
+    void withMinusJTheFileSystemsAreNotAsked() {
         AtomicInteger asked = new AtomicInteger();
-        assertEquals(new FirstWorkers.Pool(4, 4), FirstWorkers.of(4, 4, 2, false, () -> asked.incrementAndGet() > 0));
-        assertEquals(new FirstWorkers.Pool(1, 1), FirstWorkers.of(4, 16, 2, true, () -> asked.incrementAndGet() > 0));
+        assertEquals(new FirstWorkers.Pool(4, 4), FirstWorkers.of(4, 4, 2, () -> asked.incrementAndGet() > 0));
         assertEquals(0, asked.get());
     }
 
