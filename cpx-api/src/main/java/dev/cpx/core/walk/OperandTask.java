@@ -24,6 +24,7 @@ final class OperandTask extends Task {
     private final Path targetKey;
     private final Runnable start;
     private final Runnable then;
+    private final Outcomes outcomes;
     /** Guarded by the root: operands started after this one that wait for it. */
     private final List<OperandTask> waiters = new ArrayList<>();
     private int waitingFor;
@@ -47,6 +48,7 @@ final class OperandTask extends Task {
      */
     OperandTask(Task parent, Outcomes outcomes, Path source, Path target, Runnable start, Runnable done) {
         super(parent, outcomes);
+        this.outcomes = outcomes;
         this.source = source;
         this.start = start;
         this.then = done;
@@ -101,11 +103,17 @@ final class OperandTask extends Task {
         }
     }
 
-    /** Runs {@link #start}; returns the operand after this one when it became ready here, to be run by the caller. */
+    /**
+     * Runs {@link #start}; returns the operand after this one when it became ready here, to be run by
+     * the caller. An unexpected error is reported here, as {@link Task} reports one, so that the
+     * operand after this one is not lost with it.
+     */
     private OperandTask runStart() {
         runner = Thread.currentThread();
         try {
             start.run();
+        } catch (RuntimeException | Error x) {
+            outcomes.internalError(source, x);
         } finally {
             if (!deferred) {
                 started();
