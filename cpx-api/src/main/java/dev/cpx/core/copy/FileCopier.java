@@ -84,7 +84,8 @@ public final class FileCopier {
     /**
      * {@link #copy(Entry, Naming, Consumer)}, telling {@code decided} once what is to be done with the
      * destination has been decided (asked, and its {@code -v} line printed), before the data is copied:
-     * a command-line operand's turn, after which the next operand may start. Called at most once here.
+     * a command-line operand's turn, after which the next operand may start. Called at most once here,
+     * not where nothing is copied (skipped, refused, cancelled): the caller tells it once this returns.
      */
     public void copy(Entry e, Naming naming, Consumer<Path> named, Runnable decided) {
         copy(e, naming, named, null, null, decided);
@@ -222,7 +223,6 @@ public final class FileCopier {
         } finally {
             closeQuietly(opened);
             context.counters().filesDone.increment();
-            decided.run();
         }
     }
 

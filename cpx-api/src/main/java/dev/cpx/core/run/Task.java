@@ -28,6 +28,11 @@ public abstract class Task extends CountedCompleter<Void> {
         tryComplete();
     }
 
+    /** Where this task's outcomes go. */
+    protected final Outcomes outcomes() {
+        return outcomes;
+    }
+
     /** The work of this task; children are started with {@link #spawn}. */
     protected abstract void execute() throws Exception;
 

@@ -32,7 +32,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class Dispatch {
 
     /** Below this many queued tasks per worker, new files get tasks of their own so idle workers can take them. */
-    static final int QUEUE_TARGET = 16;
+    private static final int QUEUE_TARGET = 16;
 
     /**
      * A command-line operand's file smaller than this is copied in its operand's own task: the
@@ -315,15 +315,7 @@ final class Dispatch {
                 order = InsertionOrder.IMMEDIATE;
                 index = 0;
             }
-            FileTask task = new FileTask(parent, context.outcomes(), files, order, index, e, links, decided);
-            // (An operand's decision is told by its task, so operands ask in order on tasks of their own too.)
-            boolean ownTask = decided == FileCopier.NOTHING ? !inOrder(e.placement()) : e.stat().size() >= OPERAND_INLINE_BELOW;
-            if (ownTask && ForkJoinTask.getSurplusQueuedTaskCount() < QUEUE_TARGET) {
-                parent.spawn(task);
-            } else {
-                // Enough queued work already: copying here keeps memory bounded in huge directories.
-                parent.runInline(task);
-            }
+            start(parent, new FileTask(parent, context.outcomes(), files, order, index, e, links, decided), ownTask(e, decided));
             return true;
         } else if (e.stat().isSymlink()) {
             order.insert(index, () -> finish(links, nonFiles.copySymlink(e), e), false);
@@ -331,6 +323,25 @@ final class Dispatch {
             order.insert(index, () -> finish(links, nonFiles.copySpecial(e), e), false);
         }
         return false;
+    }
+
+    /**
+     * Whether the copy of the file {@code e} may go to a task of its own: not where it is asked about
+     * in order ({@link #inOrder}); a command-line operand's (its decision told by {@code decided}, so
+     * operands ask in order on tasks of their own too) only from {@link #OPERAND_INLINE_BELOW} on.
+     */
+    boolean ownTask(Entry e, Runnable decided) {
+        return decided == FileCopier.NOTHING ? !inOrder(e.placement()) : e.stat().size() >= OPERAND_INLINE_BELOW;
+    }
+
+    /** Starts {@code task} under {@code parent}: on a task of its own where {@code ownTask} and few are queued, else here. */
+    static void start(Task parent, Task task, boolean ownTask) {
+        if (ownTask && ForkJoinTask.getSurplusQueuedTaskCount() < QUEUE_TARGET) {
+            parent.spawn(task);
+        } else {
+            // Enough queued work already: copying here keeps memory bounded in huge directories.
+            parent.runInline(task);
+        }
     }
 
     private static void finish(HardLinks.Group links, boolean made, Entry e) {

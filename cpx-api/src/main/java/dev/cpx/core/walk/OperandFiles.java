@@ -11,7 +11,6 @@ import dev.cpx.core.run.Outcomes;
 import dev.cpx.core.run.Task;
 import dev.cpx.spi.support.PathBytes;
 import java.nio.file.Path;
-import java.util.concurrent.ForkJoinTask;
 
 /**
  * Regular-file operands copied into a directory relative to open directories, as a directory's
@@ -41,8 +40,9 @@ final class OperandFiles {
     }
 
     /**
-     * Starts the copy of the regular-file operand {@code e} into {@code into} (its target is
-     * {@code into/name}) under {@code parent}; false when it is to be copied by its paths instead.
+     * Starts the copy of the regular-file operand {@code e} into {@code into} (as given, without
+     * trailing slashes; its target is {@code into/name}) under {@code parent}; false when it is to be
+     * copied by its paths instead.
      */
     boolean start(Task parent, Entry e, Path into, Runnable decided) {
         Path src = e.source();
@@ -60,19 +60,13 @@ final class OperandFiles {
             close();
             sourceDirectory = prefix;
             targetDirectory = into;
-            pair = DirectoryPair.open(dispatch.descriptors(), directory == null ? HERE : directory,
-                    PathBytes.withoutTrailingSlashes(into));
+            pair = DirectoryPair.open(dispatch.descriptors(), directory == null ? HERE : directory, into);
         }
         if (pair == null) {
             return false;
         }
         pair.retain();
-        Copy task = new Copy(parent, e, pair, PathBytes.of(name), prefix, into, decided);
-        if (e.stat().size() >= Dispatch.OPERAND_INLINE_BELOW && ForkJoinTask.getSurplusQueuedTaskCount() < Dispatch.QUEUE_TARGET) {
-            parent.spawn(task);
-        } else {
-            parent.runInline(task);
-        }
+        Dispatch.start(parent, new Copy(parent, e, pair, PathBytes.of(name), prefix, into, decided), dispatch.ownTask(e, decided));
         return true;
     }
 

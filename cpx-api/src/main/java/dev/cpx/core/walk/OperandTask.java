@@ -24,7 +24,6 @@ final class OperandTask extends Task {
     private final Path targetKey;
     private final Runnable start;
     private final Runnable then;
-    private final Outcomes outcomes;
     /** Guarded by the root: operands started after this one that wait for it. */
     private final List<OperandTask> waiters = new ArrayList<>();
     private int waitingFor;
@@ -48,7 +47,6 @@ final class OperandTask extends Task {
      */
     OperandTask(Task parent, Outcomes outcomes, Path source, Path target, Runnable start, Runnable done) {
         super(parent, outcomes);
-        this.outcomes = outcomes;
         this.source = source;
         this.start = start;
         this.then = done;
@@ -113,7 +111,7 @@ final class OperandTask extends Task {
         try {
             start.run();
         } catch (RuntimeException | Error x) {
-            outcomes.internalError(source, x);
+            outcomes().internalError(source, x);
         } finally {
             if (!deferred) {
                 started();

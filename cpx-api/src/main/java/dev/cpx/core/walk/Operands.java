@@ -9,7 +9,6 @@ import dev.cpx.api.EntryKind;
 import dev.cpx.api.OverwritePolicy;
 import dev.cpx.api.TargetMode;
 import dev.cpx.core.copy.Destinations;
-import dev.cpx.core.copy.FileCopier;
 import dev.cpx.core.decide.Entry;
 import dev.cpx.core.decide.ForcedBackup;
 import dev.cpx.core.decide.JustCreated;
@@ -443,7 +442,7 @@ final class Operands {
         Entry e = new Entry(src, target, st, Placement.OPERAND);
         // A file's destination is decided (asked about, its -v line printed) by its copy's task: the next
         // operand starts once that is done, so that questions and lines come in operand order.
-        Runnable decided = st.isDirectory() ? FileCopier.NOTHING : operand.deferStart();
+        Runnable decided = operand.deferStart();
         try {
             if (into && operandFiles != null && st.isRegular() && operandFiles.start(operand, e, destinationDirectory, decided)) {
                 return;
