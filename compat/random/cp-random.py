@@ -5,7 +5,8 @@ Each case (one seed) builds the same random scene twice (source trees with odd n
 links, sparse and set-uid files, or several files named on the command line (a fifth of the cases,
 their messages then compared in order); a destination that is absent, a directory, a directory holding an
 older copy, a file, a link to a directory or a dangling link; operands sometimes written with a
-trailing slash), runs /usr/bin/cp in one and cpx in the other with the same 1 to 4 options, and
+trailing slash), runs /usr/bin/cp in one and cpx in the other with the same 1 to 4 options (in half
+of the cases written another way getopt reads alike: clustered, abbreviated, after the operands), and
 compares exit status, stdout, stderr and the destination tree (types, modes, contents, link targets,
 which names share an inode), and that the sources were not changed. A mismatch is printed with its
 seed; `--keep` leaves its scenes under the work directory to look at.
@@ -37,6 +38,13 @@ OPTIONS = ["-r", "-R", "-a", "-p", "-d", "-P", "-L", "-H", "-l", "-u", "-n", "-f
            "--preserve=all", "-x", "--no-dereference", "-s", "--reflink=never", "--preserve=mode,timestamps",
            "--no-preserve=all", "--update", "-HL", "-lL", "--link --preserve=links", "-dR", "-i", "-i",
            "--backup=existing", "--backup=simple", "-bf", "-fi"]
+# GNU cp 9.1's long options (cp.c long_opts), for abbreviations that getopt_long reads as the whole name.
+GNU_LONG = ["--archive", "--attributes-only", "--backup", "--copy-contents", "--dereference", "--force",
+            "--interactive", "--link", "--no-clobber", "--no-dereference", "--no-preserve", "--no-target-directory",
+            "--one-file-system", "--parents", "--path", "--preserve", "--recursive", "--remove-destination",
+            "--sparse", "--reflink", "--strip-trailing-slashes", "--suffix", "--symbolic-link",
+            "--target-directory", "--update", "--verbose", "--context", "--help", "--version"]
+SAME = {"--path": "--parents"}
 DESTINATIONS = ["absent", "dir", "dir with an older copy", "file", "link to dir", "dangling link"]
 # Names as bytes: invalid UTF-8 (surrogate-escaped by Python) and a space among them.
 NAMES = ["a", "b", "c", "d", "e", "f", "x y", "\u00e9", "n\udcff"]
@@ -125,6 +133,44 @@ def run(program, scene, args, answers, user):
 COPY_DESTINATIONS = ["absent", "dir", "dir with an older copy", "dir with an older copy", "link to dir"]
 
 
+def abbreviation(name, rnd):
+    """A prefix of the long option name that getopt_long still reads as it (unique, or naming the same option)."""
+    prefixes = [name[:n] for n in range(3, len(name) + 1)
+                if {SAME.get(o, o) for o in GNU_LONG if o.startswith(name[:n])} == {SAME.get(name, name)}]
+    return rnd.choice(prefixes) if prefixes else name
+
+
+def respell(argv, rnd):
+    """The same options written as getopt reads them alike: short options clustered, long ones
+    abbreviated, -S's value attached or after --suffix, and some of them after the operands.
+    Returns the words before the operands and the words after them."""
+    units, i = [], 0
+    while i < len(argv):
+        if argv[i] == "-S":
+            units.append(rnd.choice([["-S", argv[i + 1]], ["-S" + argv[i + 1]], ["--suffix", argv[i + 1]],
+                                     [abbreviation("--suffix", rnd) + "=" + argv[i + 1]]]))
+            i += 2
+            continue
+        w = argv[i]
+        if w.startswith("--"):
+            name, eq, value = w.partition("=")
+            w = abbreviation(name, rnd) + eq + value
+        units.append([w])
+        i += 1
+    merged = []
+    for u in units:
+        flag = len(u) == 1 and re.fullmatch(r"-[a-zA-Z]+", u[0]) and "S" not in u[0]
+        if flag and merged and re.fullmatch(r"-[a-zA-Z]+", merged[-1][-1]) and "S" not in merged[-1][-1] \
+                and len(merged[-1]) == 1 and rnd.random() < 0.6:
+            merged[-1] = [merged[-1][0] + u[0][1:]]
+        else:
+            merged.append(u)
+    before, after = [], []
+    for u in merged:
+        (after if rnd.random() < 0.3 else before).extend(u)
+    return before, after
+
+
 def case(seed, cpx, work, copies=False):
     """Runs one case in work/SEED/{gnu,cpx}; returns (options, destination, results of GNU cp, of cpx)."""
     rnd = random.Random(seed)
@@ -146,6 +192,10 @@ def case(seed, cpx, work, copies=False):
     # Answers for -i, the same for both; and a quarter of the cases as an unprivileged user.
     answers = "".join(rnd.choice(["y\n", "n\n"]) for _ in range(40))
     user = rnd.random() < 0.25
+    # Half of the cases write the options another way getopt reads alike (its own generator: the
+    # cases of earlier seeds stay what they were otherwise).
+    spell = random.Random(seed * 13 + 5)
+    before, after = respell(argv, spell) if spell.random() < 0.5 else (argv, [])
     results = []
     for side, program in (("gnu", "/usr/bin/cp"), ("cpx", cpx)):
         scene = os.path.join(work, str(seed), side)
@@ -207,7 +257,7 @@ def case(seed, cpx, work, copies=False):
             # Relative sources can only be linked into the working directory.
             names = [os.path.join(scene, n) for n in names]
         target = "D/" if dest_slash else "D"
-        args = argv + (names[:1] if "-T" in argv else names) + [target]
+        args = before + (names[:1] if "-T" in argv else names) + [target] + after
         if user:
             subprocess.run(["chown", "-R", "-h", f"{USER[0]}:{USER[1]}", scene], check=True)
         before = [snapshot(os.path.join(scene, n.rstrip("/")), scene) for n in names]

@@ -101,6 +101,7 @@ public final class CpOptions implements Specs.Target {
         s.addOption(Specs.flag(this, "Remove each existing destination file before attempting to open it (contrast with --force).",
                 "--remove-destination"));
         s.addOption(Specs.flag(this, "Use full source file name under DIRECTORY.", "--parents"));
+        s.addOption(Specs.alias(this, "--parents", "--path")); // GNU cp 9.1's old name, still accepted
         s.addOption(Specs.flag(this, "Stay on this file system.", "-x", "--one-file-system"));
         s.addOption(Specs.flag(this, "Set SELinux security context of destination file to default type.", "-Z"));
         s.addOption(Specs.optional(this, "CTX", "Like -Z, or if CTX is specified then set the SELinux or SMACK security "
@@ -151,15 +152,15 @@ public final class CpOptions implements Specs.Target {
             case "--no-target-directory" -> noTargetDirectory = true;
             case "--strip-trailing-slashes" -> stripTrailingSlashes = true;
             case "--sparse" -> sparse = SPARSE.match(spec.commandLine(), text);
-            case "--reflink" -> reflink = ArgNormalizer.DEFAULT_VALUE.equals(text) ? ReflinkMode.ALWAYS
+            case "--reflink" -> reflink = Getopt.DEFAULT_VALUE.equals(text) ? ReflinkMode.ALWAYS
                     : REFLINK.match(spec.commandLine(), text);
             case "--copy-contents" -> copyContents = true;
             case "--backup" -> backupControl = text;
-            case "-b" -> backupControl = ArgNormalizer.DEFAULT_VALUE;
+            case "-b" -> backupControl = Getopt.DEFAULT_VALUE;
             case "--suffix" -> {
                 suffix = text;
                 if (backupControl == null) {
-                    backupControl = ArgNormalizer.DEFAULT_VALUE;
+                    backupControl = Getopt.DEFAULT_VALUE;
                 }
             }
             case "--link" -> hardLinks = true;
@@ -169,7 +170,7 @@ public final class CpOptions implements Specs.Target {
             case "--parents" -> parents = true;
             case "--one-file-system" -> oneFileSystem = true;
             case "-Z" -> defaultContext = true;
-            case "--context" -> contextValue = !ArgNormalizer.DEFAULT_VALUE.equals(text);
+            case "--context" -> contextValue = !Getopt.DEFAULT_VALUE.equals(text);
             case "--verbose" -> verbose = true;
             default -> throw new IllegalStateException("no such option: " + key);
         }
@@ -192,7 +193,7 @@ public final class CpOptions implements Specs.Target {
             return BackupMode.NONE;
         }
         // GNU's xget_version: an empty --backup= is no control at all, so VERSION_CONTROL decides.
-        if (ArgNormalizer.DEFAULT_VALUE.equals(backupControl) || backupControl.isEmpty()) {
+        if (Getopt.DEFAULT_VALUE.equals(backupControl) || backupControl.isEmpty()) {
             String env = System.getenv("VERSION_CONTROL");
             return env == null || env.isEmpty() ? BackupMode.EXISTING : backupType("$VERSION_CONTROL", env);
         }
@@ -203,13 +204,29 @@ public final class CpOptions implements Specs.Target {
         return (what.equals("backup type") ? BACKUP : BACKUP.as(what)).match(spec.commandLine(), value);
     }
 
-    /** The backup suffix: -S, else SIMPLE_BACKUP_SUFFIX, else {@code ~}. */
+    /** The backup suffix: -S, else SIMPLE_BACKUP_SUFFIX, else {@code ~} ({@link #simpleBackupSuffix}). */
     String backupSuffix() {
-        if (suffix != null) {
-            return suffix;
+        return simpleBackupSuffix(suffix, System.getenv("SIMPLE_BACKUP_SUFFIX"));
+    }
+
+    /**
+     * GNU's choice of the simple backup suffix (gnulib's {@code set_simple_backup_suffix}): the
+     * one given ({@code -S}; else the environment's), if it is not empty and a file name's last
+     * component as it stands (no leading {@code /}, no {@code /} before another character: {@code x/}
+     * is one, {@code a/b} and {@code /a} are not); {@code ~} otherwise, also for a bad {@code -S}
+     * where the environment has a good one.
+     */
+    static String simpleBackupSuffix(String given, String environment) {
+        String s = given != null ? given : environment;
+        if (s == null || s.isEmpty() || s.charAt(0) == '/') {
+            return "~";
         }
-        String env = System.getenv("SIMPLE_BACKUP_SUFFIX");
-        return env == null || env.isEmpty() || env.contains("/") ? "~" : env;
+        for (int i = 1; i < s.length(); i++) {
+            if (s.charAt(i) != '/' && s.charAt(i - 1) == '/') {
+                return "~";
+            }
+        }
+        return s;
     }
 
     CopyMode copyMode() {
@@ -258,7 +275,7 @@ public final class CpOptions implements Specs.Target {
     private boolean reducedDiagnostics;
 
     private EnumSet<Attribute> attributes(String option, String list, String defaultList) {
-        String value = ArgNormalizer.DEFAULT_VALUE.equals(list) ? defaultList : list;
+        String value = Getopt.DEFAULT_VALUE.equals(list) ? defaultList : list;
         if (value == null) {
             throw new ParameterException(spec.commandLine(), "option '" + option + "' requires an argument");
         }

@@ -81,7 +81,7 @@ final class HelpLayout {
         List<OptionSpec> list = new ArrayList<>();
         for (String name : GNU_ORDER) {
             OptionSpec o = byName.get(name);
-            if (o != null && !list.contains(o)) {
+            if (o != null && !o.hidden() && !list.contains(o)) {
                 list.add(o);
             }
         }

@@ -9,7 +9,6 @@ import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.UnmatchedArgumentException;
 
 /** Entry point of the {@code cpx} command. */
 public final class Main {
@@ -52,13 +51,18 @@ public final class Main {
         PrintWriter err = new PrintWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.err), StandardCharsets.UTF_8), true);
         try {
             CommandLine cmd = commandLine(out, err);
-            String[] normalized;
-            try {
-                normalized = ArgNormalizer.normalize(cmd.getCommandSpec(), args);
-            } catch (ParameterException e) {
-                return cmd.getParameterExceptionHandler().handleParseException(e, args);
+            Getopt.Read read = Getopt.read(cmd.getCommandSpec(), args, System.getenv("POSIXLY_CORRECT") != null);
+            ((CpxCommand) cmd.getCommandSpec().userObject()).operands = read.operands();
+            if (read.error() != null) {
+                // The options before the error first: a bad value there is what GNU's loop reports.
+                try {
+                    cmd.parseArgs(read.options());
+                } catch (ParameterException e) {
+                    return cmd.getParameterExceptionHandler().handleParseException(e, args);
+                }
+                return cmd.getParameterExceptionHandler().handleParseException(read.error(), args);
             }
-            return cmd.execute(normalized);
+            return cmd.execute(read.options());
         } catch (Exception e) {
             err.println(programName() + ": " + e.getMessage());
             return 1;
@@ -85,8 +89,10 @@ public final class Main {
         cmd.setCommandName(programName());
         cmd.setOut(out);
         cmd.setErr(err);
-        cmd.setPosixClusteredShortOptionsAllowed(true);
-        cmd.setUnmatchedOptionsArePositionalParams(false);
+        // Getopt gives picocli the options only, each canonical, its value after '=': a value may be
+        // anything, an option's name (-S -v) or "--" (-t --) too; no word ends the options there.
+        cmd.setAllowOptionsAsOptionParameters(true);
+        cmd.setEndOfOptionsDelimiter("\u0000\u0000"); // no word of argv holds a NUL; Getopt.DEFAULT_VALUE is one
         cmd.setOverwrittenOptionsAllowed(true);
         cmd.setParameterExceptionHandler(parameterErrors());
         cmd.setExecutionExceptionHandler(executionErrors());
@@ -122,33 +128,7 @@ public final class Main {
     }
 
     private static String gnuMessage(ParameterException ex) {
-        if (ex instanceof UnmatchedArgumentException u && !u.getUnmatched().isEmpty()) {
-            String arg = u.getUnmatched().get(0);
-            if (arg.startsWith("--")) {
-                return "unrecognized option '" + arg + "'";
-            }
-            if (arg.startsWith("-") && arg.length() > 1) {
-                return "invalid option -- '" + arg.charAt(1) + "'";
-            }
-        }
         String message = ex.getMessage();
-        if (message.startsWith("Missing required parameter for option '")) {
-            // GNU words it after the form used: the short one ends the command line as "-t".
-            String name = message.substring("Missing required parameter for option '".length(), message.indexOf('\'', 40));
-            java.util.List<String> given = ex.getCommandLine().getParseResult() == null ? java.util.List.of()
-                    : ex.getCommandLine().getParseResult().originalArgs();
-            String last = given.isEmpty() ? name : given.get(given.size() - 1);
-            if (last.startsWith("--")) {
-                return "option '" + last + "' requires an argument";
-            }
-            return "option requires an argument -- '" + (last.startsWith("-") ? last.substring(last.length() - 1) : name) + "'";
-        }
-        java.util.regex.Matcher flag = java.util.regex.Pattern.compile("option '(--[^']+)' should be specified without '.*' parameter")
-                .matcher(message);
-        if (flag.matches()) {
-            // getopt_long's words for --verbose=yes.
-            return "option '" + flag.group(1) + "' doesn't allow an argument";
-        }
         if (message.startsWith("Invalid value for option '")) {
             return message.replace("Invalid value for option", "invalid argument for option");
         }

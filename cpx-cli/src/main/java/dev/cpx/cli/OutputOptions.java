@@ -65,7 +65,7 @@ public final class OutputOptions implements Specs.Target {
 
     /** {@code auto}, {@code always} (also the option alone), {@code never}, or a prefix of one. */
     private When when(String option, String value) {
-        if (ArgNormalizer.DEFAULT_VALUE.equals(value)) {
+        if (Getopt.DEFAULT_VALUE.equals(value)) {
             return When.ALWAYS;
         }
         return new ArgMatch<>(option, WHEN_WORDS, WHEN_MEANINGS).match(spec.commandLine(), value);

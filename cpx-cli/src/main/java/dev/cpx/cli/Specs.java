@@ -34,6 +34,16 @@ final class Specs {
             this.key = key;
         }
 
+        /** The object the option belongs to. */
+        Target owner() {
+            return target;
+        }
+
+        /** Whether {@code other} sets the same thing: the same option under another name (GNU's {@code --path}). */
+        boolean sameAs(Binding other) {
+            return target == other.target && key.equals(other.key);
+        }
+
         @Override
         @SuppressWarnings("unchecked")
         public <T> T set(T newValue) {
@@ -60,12 +70,19 @@ final class Specs {
         return option(target, names, description).type(boolean.class).arity("0").build();
     }
 
+    /** Another name for the option {@code key} of {@code target}, left out of the help (GNU's undocumented ones). */
+    static OptionSpec alias(Target target, String key, String name) {
+        Binding binding = new Binding(target, key);
+        return OptionSpec.builder(name).setter(binding).getter(binding).hasInitialValue(false).hidden(true)
+                .type(boolean.class).arity("0").build();
+    }
+
     /** An option with a mandatory value ({@code -t DIR}, {@code --sparse=WHEN}). */
     static OptionSpec value(Target target, String label, String description, String... names) {
         return option(target, names, description).type(String.class).arity("1").paramLabel(label).build();
     }
 
-    /** An option whose value is optional and given only after {@code =} (see {@link ArgNormalizer}). */
+    /** An option whose value is optional and given only after {@code =} (see {@link Getopt}). */
     static OptionSpec optional(Target target, String label, String description, String... names) {
         return option(target, names, description).type(String.class).arity("0..1").paramLabel(label).build();
     }

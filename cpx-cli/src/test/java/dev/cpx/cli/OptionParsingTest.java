@@ -33,7 +33,7 @@ import picocli.CommandLine.ParameterException;
 /**
  * The command line, parsed in this JVM (no process started): argument vectors to the options the
  * library gets ({@link CopyOptions}), and to GNU's usage messages. The same parsing as a run
- * ({@link Main#commandLine}, {@link ArgNormalizer}), without copying.
+ * ({@link Main#commandLine}, {@link Getopt}), without copying.
  */
 class OptionParsingTest {
 
@@ -64,7 +64,12 @@ class OptionParsingTest {
         CommandLine cmd = Main.commandLine(command, new PrintWriter(new StringWriter()), new PrintWriter(err, true),
                 Path.of("/nonexistent/cpx.properties"));
         try {
-            cmd.parseArgs(ArgNormalizer.normalize(cmd.getCommandSpec(), args));
+            Getopt.Read read = Getopt.read(cmd.getCommandSpec(), args, false);
+            command.operands = read.operands();
+            cmd.parseArgs(read.options());
+            if (read.error() != null) {
+                throw read.error();
+            }
             command.cp.validate();
             command.cp.toBuilder(); // as the command does before copying: the backup type is read here
             return new Parsed(command, null);
@@ -160,6 +165,46 @@ class OptionParsingTest {
         assertEquals(List.of("-r", "b"), parse("--", "-r", "b").command().operands);
     }
 
+    /** gnulib's set_simple_backup_suffix: the given suffix (-S, else the environment's) if it is a last component, else ~. */
+    @ParameterizedTest(name = "-S {0}, SIMPLE_BACKUP_SUFFIX={1}: {2}")
+    @MethodSource("suffixes")
+    void backupSuffixIsChosenAsGnuChoosesIt(String given, String environment, String expected) {
+        assertEquals(expected, CpOptions.simpleBackupSuffix(given, environment));
+    }
+
+    static Stream<Arguments> suffixes() {
+        return Stream.of(
+                Arguments.of(null, null, "~"), Arguments.of(".bak", null, ".bak"), Arguments.of(null, ".old", ".old"),
+                Arguments.of(".bak", ".old", ".bak"), Arguments.of("", null, "~"), Arguments.of(null, "", "~"),
+                Arguments.of("", ".old", "~"), Arguments.of("a/b", ".old", "~"), Arguments.of("/a", null, "~"),
+                Arguments.of("/", null, "~"), Arguments.of("//", null, "~"), Arguments.of(null, "x/y", "~"),
+                Arguments.of("x/", null, "x/"), Arguments.of("x//", null, "x//"), Arguments.of("=", null, "="),
+                Arguments.of("-v", null, "-v"), Arguments.of(".", null, "."), Arguments.of("a/./", null, "~"));
+    }
+
+    /** getopt's reading: operands wherever they are, values that look like options, words that only look like options. */
+    @Test
+    void commandLineIsReadAsGetoptReadsIt() {
+        assertEquals(".x", parse("-S", ".x", "a", "b").command().cp.suffix);
+        assertEquals("-v", parse("-S", "-v", "a", "b").command().cp.suffix);
+        assertEquals("--", parse("-S--", "a", "b").command().cp.suffix);
+        assertEquals("=", parse("-S=", "a", "b").command().cp.suffix);
+        assertEquals("--verbose", parse("--suf", "--verbose", "a", "b").command().cp.suffix);
+        assertFalse(parse("--suf", "--verbose", "a", "b").command().cp.verbose);
+        assertEquals("--", parse("-t", "--", "a").command().cp.targetDirectory);
+        assertEquals(List.of("a", "-5"), parse("a", "--", "-5").command().operands);
+        assertEquals(List.of("a", "b"), parse("-rv", "a", "b", "-u").command().operands);
+        assertTrue(parse("-rv", "a", "b", "-u").command().cp.update);
+        assertEquals(List.of("-", "b"), parse("-", "b").command().operands);
+        assertTrue(parse("--path", "a", "d").command().cp.parents);
+        assertTrue(parse("--pa", "a", "d").command().cp.parents);
+        Getopt.Read posix = Getopt.read(Main.commandLine(new CpxCommand(), new PrintWriter(new StringWriter()),
+                new PrintWriter(new StringWriter()), Path.of("/nonexistent/cpx.properties")).getCommandSpec(),
+                new String[] {"-v", "a", "-r", "b"}, true);
+        assertEquals(List.of("--verbose"), List.of(posix.options()));
+        assertEquals(List.of("a", "-r", "b"), posix.operands());
+    }
+
     static Stream<Arguments> errors() {
         String try_ = "Try 'cpx --help' for more information.\n";
         String backupList = """
@@ -196,6 +241,14 @@ class OptionParsingTest {
                 Arguments.of(List.of("--summary=a"), "cpx: ambiguous argument 'a' for '--summary'\n" + whenList + try_),
                 Arguments.of(List.of("--bogus"), "cpx: unrecognized option '--bogus'\n" + try_),
                 Arguments.of(List.of("-k"), "cpx: invalid option -- 'k'\n" + try_),
+                Arguments.of(List.of("-5", "a", "b"), "cpx: invalid option -- '5'\n" + try_),
+                Arguments.of(List.of("a", "b", "-1.5"), "cpx: invalid option -- '1'\n" + try_),
+                Arguments.of(List.of("--verb=yes"), "cpx: option '--verbose' doesn't allow an argument\n" + try_),
+                Arguments.of(List.of("--p=x"), "cpx: option '--p=x' is ambiguous; possibilities: '--parents' '--preserve'\n" + try_),
+                Arguments.of(List.of("--bogus", "--sparse=x"), "cpx: unrecognized option '--bogus'\n" + try_),
+                Arguments.of(List.of("--sparse=x", "--bogus"), "cpx: invalid argument 'x' for '--sparse'\n"
+                        + "Valid arguments are:\n  - 'never'\n  - 'auto'\n  - 'always'\n" + try_),
+                Arguments.of(List.of("-rvS"), "cpx: option requires an argument -- 'S'\n" + try_),
                 Arguments.of(List.of("a", "-t"), "cpx: option requires an argument -- 't'\n" + try_),
                 Arguments.of(List.of("--target-directory"), "cpx: option '--target-directory' requires an argument\n" + try_),
                 Arguments.of(List.of("--ver"), "cpx: option '--ver' is ambiguous; possibilities: '--verbose' '--version'\n" + try_),
