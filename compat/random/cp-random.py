@@ -195,7 +195,7 @@ def case(seed, cpx, work, copies=False):
     # Half of the cases write the options another way getopt reads alike (its own generator: the
     # cases of earlier seeds stay what they were otherwise).
     spell = random.Random(seed * 13 + 5)
-    before, after = respell(argv, spell) if spell.random() < 0.5 else (argv, [])
+    leading, trailing = respell(argv, spell) if spell.random() < 0.5 else (argv, [])
     results = []
     for side, program in (("gnu", "/usr/bin/cp"), ("cpx", cpx)):
         scene = os.path.join(work, str(seed), side)
@@ -257,7 +257,7 @@ def case(seed, cpx, work, copies=False):
             # Relative sources can only be linked into the working directory.
             names = [os.path.join(scene, n) for n in names]
         target = "D/" if dest_slash else "D"
-        args = before + (names[:1] if "-T" in argv else names) + [target] + after
+        args = leading + (names[:1] if "-T" in argv else names) + [target] + trailing
         if user:
             subprocess.run(["chown", "-R", "-h", f"{USER[0]}:{USER[1]}", scene], check=True)
         before = [snapshot(os.path.join(scene, n.rstrip("/")), scene) for n in names]
