@@ -29,10 +29,12 @@ class QuestionOrderTest {
 
     /**
      * Old copies here and there, nested directories, one of 70 entries (more than a worker's chunk of
-     * 64), and new directories among them (copied by all the workers meanwhile: nothing to ask there).
+     * 64), and new directories among them (copied by all the workers meanwhile: nothing to ask there),
+     * one of them ({@code s/fresh}, made first) holding the first names of files whose later names are
+     * over old copies in a directory that existed: with {@code -a} their questions too come in order.
      */
     static final String TREE = """
-            mkdir -p s/sub/deep s/big s/other D/s/sub/deep D/s/big
+            mkdir -p s/fresh s/sub/deep s/big s/other D/s/sub/deep D/s/big
             for f in a b c d e; do echo new-$f > s/$f; echo new-$f > s/sub/$f; echo new-$f > s/sub/deep/$f; done
             for f in a c e; do echo old > D/s/$f; echo old > D/s/sub/$f; done
             for f in b d; do echo old > D/s/sub/deep/$f; done
@@ -41,6 +43,8 @@ class QuestionOrderTest {
             echo new > top; echo old > D/top
             mkdir -p s/other/x s/sub/new
             for n in $(seq 1 80); do echo new-$n > s/other/f$n; echo new-$n > s/other/x/f$n; echo new > s/sub/new/f$n; done
+            for n in 1 2 3 4 5 6 7 8; do yes link-$n | head -c 600000 > s/fresh/h$n; ln s/fresh/h$n s/sub/h$n; echo old > D/s/sub/h$n; done
+            for n in 1 2 3; do echo link-g$n > s/sub/g$n; ln s/sub/g$n s/fresh/g$n; echo old > D/s/sub/g$n; done
             cp -a D D.before
             """;
 
@@ -49,7 +53,7 @@ class QuestionOrderTest {
         String alternate = "y\nn\n".repeat(30);
         String mostlyNo = "n\nn\ny\n".repeat(20);
         for (String engine : List.of("native", "nio")) {
-            for (String options : List.of("-ri", "-riv", "-ai", "-rib", "-ri -j 8")) {
+            for (String options : List.of("-ri", "-riv", "-ai", "-rib", "-ri -j 8", "-ai -j 8", "-ri --preserve=links")) {
                 for (String operands : List.of("s D", "top s D", "s top D", "s/sub D/s")) {
                     for (String answers : List.of(alternate, mostlyNo)) {
                         cases.add(Arguments.of(engine, options, operands, answers));

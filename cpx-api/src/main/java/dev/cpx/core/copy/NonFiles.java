@@ -125,8 +125,9 @@ public final class NonFiles {
         if (d.action() == Destinations.Action.SKIP) {
             return false;
         }
+        boolean replaced;
         try {
-            makeOrReplace(maker, e.target(), d.action() == Destinations.Action.EXISTING || d.action() == Destinations.Action.DONE);
+            replaced = makeOrReplace(maker, e.target(), d.action() == Destinations.Action.EXISTING || d.action() == Destinations.Action.DONE);
         } catch (IOException x) {
             destinations.unBackup(e, d.backup());
             context.outcomes().failed(e.kind(), e.source(), e.target(), cannot.withReason(Diagnostic.reasonOf(x)));
@@ -135,6 +136,10 @@ public final class NonFiles {
         destinations.made(e);
         if (d.action() != Destinations.Action.DONE) {
             context.outcomes().copied(e.kind(), e.source(), e.target(), 0, d.backup(), d.replaced());
+        }
+        if (replaced) {
+            // GNU's create_hard_link removes what is there once linking found it, and says so with -v.
+            context.outcomes().removed(e.target());
         }
         return true;
     }
@@ -199,10 +204,11 @@ public final class NonFiles {
      * Makes the entry at {@code dst}; where {@code dst} exists and {@code replace}, makes it under a
      * temporary name and renames that over {@code dst}, as GNU's {@code force_linkat} does.
      */
-    private void makeOrReplace(Maker maker, Path dst, boolean replace) throws IOException {
+    /** Makes {@code dst}; where something is there and {@code replace}, in its place. True when it replaced something. */
+    private boolean makeOrReplace(Maker maker, Path dst, boolean replace) throws IOException {
         try {
             maker.make(dst);
-            return;
+            return false;
         } catch (FileAlreadyExistsException x) {
             if (!replace) {
                 throw x;
@@ -218,6 +224,7 @@ public final class NonFiles {
             // A rename onto another name of the same inode does nothing and leaves the temporary name.
             effects.remove(temp);
         }
+        return true;
     }
 
     private static boolean inWorkingDirectory(Path dst) {

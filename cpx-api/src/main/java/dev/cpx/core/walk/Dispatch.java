@@ -61,9 +61,17 @@ final class Dispatch {
      * order (each subdirectory that existed before the entries after it, each file in the walking
      * task): where questions are asked ({@code -i}), so that answers given in advance go to the files
      * they were meant for. A directory this run makes holds nothing to ask about: its tree is copied
-     * by all the workers, as without {@code -i}.
+     * by all the workers, as without {@code -i} — unless hard links are kept ({@link #allInOrder}).
      */
     private final boolean inOrder;
+    /**
+     * {@link #inOrder} with hard links kept ({@code -ai}, {@code -i --preserve=links}) where an
+     * operand's copy exists: directories this run makes are copied in order too, since a later name
+     * of a file over an old copy is asked about only once the first name's copy exists
+     * ({@link HardLinks}); a first name in a new directory copied meanwhile would put its question
+     * after later ones. Set by {@link #newDirectoriesInOrder} before the operands start.
+     */
+    private boolean allInOrder;
 
     Dispatch(RunContext context, FileCopier files, NonFiles nonFiles, Directories directories, Excludes excludes) {
         this.context = context;
@@ -77,9 +85,19 @@ final class Dispatch {
         this.inOrder = context.options().overwrite() == OverwritePolicy.ASK;
     }
 
+    /** Whether questions ({@code -i}) may be about later names of hard-linked files ({@link #allInOrder}). */
+    boolean linksAsked() {
+        return inOrder && hardLinks != null;
+    }
+
+    /** Copies directories this run makes in order too ({@link #allInOrder}); called before the operands start. */
+    void newDirectoriesInOrder(boolean inOrder) {
+        this.allInOrder = inOrder && linksAsked();
+    }
+
     /** Whether an entry of a directory placed {@code placement} is copied before the next is looked at (see {@link #inOrder}). */
     boolean inOrder(Placement placement) {
-        return inOrder && !placement.absent();
+        return inOrder && (allInOrder || !placement.absent());
     }
 
     /**
@@ -286,7 +304,7 @@ final class Dispatch {
             directories.finish(e, state);
         } else {
             DirectoryTask task = new DirectoryTask(parent, context, this, e, state, operand != null ? operand : operandCopied(e));
-            if (inOrder && state == Directories.State.EXISTED && task.depth() < IN_ORDER_DEPTH) {
+            if (inOrder && (state == Directories.State.EXISTED || allInOrder) && task.depth() < IN_ORDER_DEPTH) {
                 // Its entries before the rest of the parent's, as GNU cp copies them.
                 parent.runInline(task);
             } else {
@@ -328,10 +346,12 @@ final class Dispatch {
     /**
      * Whether the copy of the file {@code e} may go to a task of its own: not where it is asked about
      * in order ({@link #inOrder}); a command-line operand's (its decision told by {@code decided}, so
-     * operands ask in order on tasks of their own too) only from {@link #OPERAND_INLINE_BELOW} on.
+     * operands ask in order on tasks of their own too) only from {@link #OPERAND_INLINE_BELOW} on, and
+     * not where questions may be about later names of it ({@link #allInOrder}: the next operand may be
+     * one, asked about once this copy exists).
      */
     boolean ownTask(Entry e, Runnable decided) {
-        return decided == FileCopier.NOTHING ? !inOrder(e.placement()) : e.stat().size() >= OPERAND_INLINE_BELOW;
+        return decided == FileCopier.NOTHING ? !inOrder(e.placement()) : e.stat().size() >= OPERAND_INLINE_BELOW && !allInOrder;
     }
 
     /** Starts {@code task} under {@code parent}: on a task of its own where {@code ownTask} and few are queued, else here. */

@@ -109,17 +109,21 @@ final class Operands {
         }
         Path destDir = PathBytes.withoutTrailingSlashes(destination);
         destinationDirectory = destDir;
+        if (dispatch.linksAsked()) {
+            // Questions about hard links come in order only if new directories are copied in order too;
+            // where no operand's copy exists yet (cp -ai src new), nothing will be asked at all.
+            boolean anyThere = false;
+            for (int i = 0; i < sources.size() && !anyThere; i++) {
+                anyThere = Stat.statOrNull(target(sources.get(i), destDir, destination, into)) != null;
+            }
+            dispatch.newDirectoriesInOrder(anyThere);
+        }
         for (Path source : sources) {
             if (context.cancelled()) {
                 return;
             }
             Path named = PathBytes.withoutTrailingSlashes(source);
-            Path target;
-            if (context.options().parents()) {
-                target = destDir.resolve(relative(named));
-            } else {
-                target = into ? inside(destDir, named) : destination;
-            }
+            Path target = target(source, destDir, destination, into);
             OperandTask[] self = new OperandTask[1];
             List<Parent> parents = new ArrayList<>();
             Runnable start = () -> {
@@ -140,6 +144,15 @@ final class Operands {
             self[0].after(root, started, last, context.options().parents());
             last = self[0];
         }
+    }
+
+    /** Where the operand {@code source} is copied to: into {@code destDir}, or as {@code destination}. */
+    private Path target(Path source, Path destDir, Path destination, boolean into) {
+        Path named = PathBytes.withoutTrailingSlashes(source);
+        if (context.options().parents()) {
+            return destDir.resolve(relative(named));
+        }
+        return into ? inside(destDir, named) : destination;
     }
 
     /** The source's path without its leading slashes, to append under the target directory. */

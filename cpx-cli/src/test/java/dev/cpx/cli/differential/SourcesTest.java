@@ -129,6 +129,12 @@ class SourcesTest {
                     .rule("copy.c: -u keeps recording hard links it skips");
             rows.add(opt.equals("-ru") ? older.mtimeDependsOnWalkOrder("t/s", "t/s/in") : older);
         }
+        // A later name linked over what is there: GNU removes that and says so with -v ("removed 't/s/b'").
+        // (All names in one directory: which one is met first does not depend on the walk's order.)
+        for (String opt : List.of("-auv", "-uv --preserve=links", "-av", "-rv --preserve=links")) {
+            rows.add(Row.cp("preserve-links", copied + "rm -r s/in t/s/in\n", opt, "s t").variant("t there, -v")
+                    .rule("copy.c: create_hard_link, replacing, tells -v what it removed"));
+        }
         return rows;
     }
 
@@ -191,6 +197,7 @@ class SourcesTest {
             ln f1 f1b; touch -d 2000-01-01 f2 f5 g1
             yes big2 | head -c 2000000 > g2; yes old | head -c 100 > d/g2
             echo new > h1; echo old > d/h1
+            yes big3 | head -c 3000000 > k1; ln k1 k1b; echo old > d/k1b
             """;
 
     /**
@@ -216,6 +223,14 @@ class SourcesTest {
                 boolean walked = o.contains(" a ") && opt.startsWith("-a");
                 rows.add(Row.cp("operand-questions", QUESTIONS, opt, o)
                         .unordered(walked).rule("cp.c: do_copy copies the operands in order; copy.c: emit_verbose"));
+            }
+        }
+        // A large file's first name copied anew, a later name of it over an old file: its question
+        // still comes before the next operand's (the copy it is linked to is made first).
+        for (String opt : List.of("-ai", "-i --preserve=links", "-iv --preserve=links")) {
+            for (String in : answers) {
+                rows.add(Row.cp("operand-questions", QUESTIONS, opt, "k1 k1b f3 f4 d/").stdin(in).unordered(false)
+                        .rule("cp.c: do_copy copies the operands in order; copy.c: remember_copied, overwrite_ok"));
             }
         }
         return rows;
