@@ -202,9 +202,9 @@ public final class NonFiles {
 
     /**
      * Makes the entry at {@code dst}; where {@code dst} exists and {@code replace}, makes it under a
-     * temporary name and renames that over {@code dst}, as GNU's {@code force_linkat} does.
+     * temporary name and renames that over {@code dst}, as GNU's {@code force_linkat} does. True when
+     * it replaced what was there.
      */
-    /** Makes {@code dst}; where something is there and {@code replace}, in its place. True when it replaced something. */
     private boolean makeOrReplace(Maker maker, Path dst, boolean replace) throws IOException {
         try {
             maker.make(dst);
