@@ -160,7 +160,7 @@ final class Getopt {
         if (candidates.size() > 1) {
             // GNU cp's options keep their GNU abbreviations: cpx's own options (--progress, --no-config,
             // --list-engines, ...) never make a prefix that is unique among GNU's ambiguous.
-            List<String> gnu = candidates.stream().filter(c -> !isExtension(spec, c)).toList();
+            List<String> gnu = candidates.stream().filter(c -> !isExtension(c)).toList();
             if (!gnu.isEmpty()) {
                 candidates = gnu;
             }
@@ -188,16 +188,12 @@ final class Getopt {
         return a == b || a.setter() instanceof Specs.Binding x && b.setter() instanceof Specs.Binding y && x.sameAs(y);
     }
 
-    /** Whether {@code name} is one of cpx's own options rather than GNU cp's (GNU's are CpOptions, --help, --version). */
-    private static boolean isExtension(CommandSpec spec, String name) {
-        if (name.equals("--help") || name.equals("--version")) {
-            return false;
-        }
-        OptionSpec option = spec.findOption(name);
-        return !(option.setter() instanceof Specs.Binding binding && binding.owner() instanceof CpOptions);
+    /** Whether {@code name} is one of cpx's own long options rather than GNU cp's ({@link #GNU_ORDER}). */
+    private static boolean isExtension(String name) {
+        return !GNU_ORDER.contains(name);
     }
 
-    /** GNU cp 9.1's long options in the order of its table (cp.c {@code long_opts}), which getopt lists them in. */
+    /** GNU cp 9.1's long options in the order of its table (cp.c {@code long_opts}), which getopt lists them in; the others are cpx's. */
     private static final List<String> GNU_ORDER = List.of("--archive", "--attributes-only", "--backup", "--copy-contents",
             "--dereference", "--force", "--interactive", "--link", "--no-clobber", "--no-dereference", "--no-preserve",
             "--no-target-directory", "--one-file-system", "--parents", "--path", "--preserve", "--recursive",

@@ -34,11 +34,6 @@ final class Specs {
             this.key = key;
         }
 
-        /** The object the option belongs to. */
-        Target owner() {
-            return target;
-        }
-
         /** Whether {@code other} sets the same thing: the same option under another name (GNU's {@code --path}). */
         boolean sameAs(Binding other) {
             return target == other.target && key.equals(other.key);

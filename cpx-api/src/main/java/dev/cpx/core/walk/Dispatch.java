@@ -90,9 +90,12 @@ final class Dispatch {
         return inOrder && hardLinks != null;
     }
 
-    /** Copies directories this run makes in order too ({@link #allInOrder}); called before the operands start. */
-    void newDirectoriesInOrder(boolean inOrder) {
-        this.allInOrder = inOrder && linksAsked();
+    /**
+     * Copies directories this run makes in order too ({@link #allInOrder}) where {@code copiesExist}
+     * (some operand's copy is there already); called before the operands start.
+     */
+    void newDirectoriesInOrder(boolean copiesExist) {
+        this.allInOrder = copiesExist && linksAsked();
     }
 
     /** Whether an entry of a directory placed {@code placement} is copied before the next is looked at (see {@link #inOrder}). */

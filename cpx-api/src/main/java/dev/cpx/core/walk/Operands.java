@@ -114,7 +114,7 @@ final class Operands {
             // where no operand's copy exists yet (cp -ai src new), nothing will be asked at all.
             boolean anyThere = false;
             for (int i = 0; i < sources.size() && !anyThere; i++) {
-                anyThere = Stat.statOrNull(target(sources.get(i), destDir, destination, into)) != null;
+                anyThere = Stat.statOrNull(target(PathBytes.withoutTrailingSlashes(sources.get(i)), destDir, destination, into)) != null;
             }
             dispatch.newDirectoriesInOrder(anyThere);
         }
@@ -123,7 +123,7 @@ final class Operands {
                 return;
             }
             Path named = PathBytes.withoutTrailingSlashes(source);
-            Path target = target(source, destDir, destination, into);
+            Path target = target(named, destDir, destination, into);
             OperandTask[] self = new OperandTask[1];
             List<Parent> parents = new ArrayList<>();
             Runnable start = () -> {
@@ -146,9 +146,8 @@ final class Operands {
         }
     }
 
-    /** Where the operand {@code source} is copied to: into {@code destDir}, or as {@code destination}. */
-    private Path target(Path source, Path destDir, Path destination, boolean into) {
-        Path named = PathBytes.withoutTrailingSlashes(source);
+    /** Where the operand {@code named} (without trailing slashes) is copied to: into {@code destDir}, or as {@code destination}. */
+    private Path target(Path named, Path destDir, Path destination, boolean into) {
         if (context.options().parents()) {
             return destDir.resolve(relative(named));
         }
