@@ -219,16 +219,27 @@ public final class Destinations {
         /** Where the destination is looked at relative to its open directory; null: by its path. */
         private final Place place;
 
+        /**
+         * The destination's {@code lstat} once looked at ({@link #lstatDone}; null: nothing there): the
+         * rules look again at what the first look saw (the just-created symlink and dangling link
+         * checks), and nothing changes the destination between the looks of one decision.
+         */
+        private Stat lstat;
+        private boolean lstatDone;
+
         PathProbe(Entry e, Place place) {
             this.e = e;
             this.place = place;
         }
 
         private Stat lstatIfThere() throws IOException {
-            if (place == null) {
-                return context.anchors().lstatIfThere(e.target());
+            if (!lstatDone) {
+                lstat = place == null
+                        ? context.anchors().lstatIfThere(e.target())
+                        : Stat.ifThere(place.directories().descriptors(), place.directories().target(), place.name());
+                lstatDone = true;
             }
-            return Stat.ifThere(place.directories().descriptors(), place.directories().target(), place.name());
+            return lstat;
         }
 
         @Override
