@@ -3,6 +3,7 @@ package dev.cpx.core.copy;
 import dev.cpx.api.BackupMode;
 import dev.cpx.api.CopyOptions;
 import dev.cpx.api.Diagnostic;
+import dev.cpx.api.OverwritePolicy;
 import dev.cpx.api.EntryKind;
 import dev.cpx.core.decide.Backups;
 import dev.cpx.core.decide.DestinationCheck;
@@ -115,6 +116,31 @@ public final class Destinations {
         return d;
     }
 
+    /**
+     * {@code -u}: whether {@code e}'s destination is kept, not being older than the source, reported as
+     * {@link #prepare} reports it; false, with nothing done or told, for any other decision (made again
+     * once the source is open). Not with {@code -i}, whose question the rules may come to; the rules
+     * are otherwise a pure function of what the probe reads.
+     */
+    boolean keptAsUpToDate(Entry e, Place place) {
+        CopyOptions options = this.options;
+        if (!options.update() || options.overwrite() == OverwritePolicy.ASK) {
+            return false;
+        }
+        boolean follows = DestinationCheck.followsLinks(options, e.operand());
+        if (DestinationCheck.decide(e, options, !follows, new PathProbe(e, place)) instanceof DestinationCheck.Keep k
+                && k.reason() == DestinationCheck.KeepReason.UP_TO_DATE) {
+            notOlder(e);
+            return true;
+        }
+        return false;
+    }
+
+    private void notOlder(Entry e) {
+        context.outcomes().skipped(e.kind(), e.source(), e.target(),
+                Diagnostic.of("not replacing {0}: not older than the source", e.target()));
+    }
+
     private Decision decide(Entry e, Place place) {
         CopyOptions options = this.options;
         boolean follows = DestinationCheck.followsLinks(options, e.operand());
@@ -135,7 +161,7 @@ public final class Destinations {
                     return new Decision(Action.DONE, null, false, k.destination());
                 }
                 case UP_TO_DATE -> {
-                    context.outcomes().skipped(kind, e.source(), dst, Diagnostic.of("not replacing {0}: not older than the source", dst));
+                    notOlder(e);
                     return new Decision(Action.DONE, null, false, k.destination());
                 }
                 case NOTHING_TO_DO -> context.outcomes().skipped(kind, e.source(), dst,

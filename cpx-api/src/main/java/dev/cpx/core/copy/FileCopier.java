@@ -138,6 +138,10 @@ public final class FileCopier {
     public Left copyAt(Place place, Path source, Path target, Naming naming, long smallerThan,
             LongPredicate byPathsWithLinks, Placement placement, Runnable decided) {
         Descriptors descriptors = place.directories().descriptors();
+        if (!placement.absent() && context.options().update()
+                && keptUnopened(place, source, target, naming, smallerThan, byPathsWithLinks, placement, decided)) {
+            return null;
+        }
         int fd;
         try {
             fd = descriptors.openFile(place.directories().source(), place.name());
@@ -168,6 +172,40 @@ public final class FileCopier {
         context.counters().bytesFound.add(st.size());
         copy(e, naming, UNHEARD, in, place, decided);
         return null;
+    }
+
+    /**
+     * {@code -u} into an existing directory: a file whose copy is not older is kept without being opened,
+     * its attributes read by its name (GNU cp stats such a file and never opens it; a re-run of
+     * {@code cp -ru} finds most files so). True when it was kept, counted and told as
+     * {@link #copy(Entry, Naming, Consumer, FileChannel, Place, Runnable)} keeps one; false for
+     * anything else, to be opened and decided from the open file as before.
+     */
+    private boolean keptUnopened(Place place, Path source, Path target, Naming naming, long smallerThan,
+            LongPredicate byPathsWithLinks, Placement placement, Runnable decided) {
+        if (context.cancelled()) {
+            return false;
+        }
+        Stat st;
+        try {
+            st = Stat.ifThere(place.directories().descriptors(), place.directories().source(), place.name());
+        } catch (IOException x) {
+            return false;
+        }
+        if (st == null || !st.isRegular() || st.size() >= smallerThan || byPathsWithLinks.test(st.nlink())) {
+            return false;
+        }
+        Path name = PathBytes.path(place.name());
+        Entry e = new Entry(source.resolve(name), target.resolve(name), st, placement);
+        if (!destinations.keptAsUpToDate(e, place)) {
+            return false;
+        }
+        context.counters().filesFound.increment();
+        context.counters().bytesFound.add(st.size());
+        decided.run();
+        naming.skip();
+        context.counters().filesDone.increment();
+        return true;
     }
 
     /**
