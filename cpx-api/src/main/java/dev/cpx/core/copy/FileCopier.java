@@ -234,7 +234,9 @@ public final class FileCopier {
                 }
                 case EXISTING -> {
                     naming.skip();
-                    named.accept(overwrite(e, d.existing()) ? e.target() : null);
+                    FileChannel in = opened;
+                    opened = null;
+                    named.accept(overwrite(e, d.existing(), in) ? e.target() : null);
                 }
                 case CREATE -> {
                     if (d.refusal() != null) {
@@ -459,20 +461,25 @@ public final class FileCopier {
      * Writes into the existing destination in place, opened for writing only as GNU cp opens it: a
      * regular file (same inode, hard links see the new data), or a FIFO, terminal or device, which is
      * written in sequence. {@code existing} is its stat (null when it could not be looked at: opening
-     * it then fails, and {@code -f} replaces it). True when done (else reported).
+     * it then fails, and {@code -f} replaces it); {@code opened}, the source open already (closed here;
+     * null: opened here by its path). True when done (else reported).
      */
-    private boolean overwrite(Entry e, Stat existing) {
+    private boolean overwrite(Entry e, Stat existing, FileChannel opened) {
         Path src = e.source();
         Path dst = e.target();
         boolean attributesOnly = context.options().mode() == CopyMode.ATTRIBUTES_ONLY;
         boolean seekable = existing == null || existing.isRegular();
+        if (!context.effects().changes() || attributesOnly) {
+            closeQuietly(opened);
+            opened = null;
+        }
         if (!context.effects().changes()) {
             context.outcomes().copied(EntryKind.FILE, src, dst, e.stat().size(), null, true);
             return true;
         }
         FileChannel in;
         try {
-            in = attributesOnly ? null : openSource(src);
+            in = attributesOnly ? null : opened != null ? opened : openSource(src);
         } catch (IOException x) {
             context.outcomes().failed(EntryKind.FILE, src, dst, Diagnostic.of("cannot open {0} for reading", src, Diagnostic.reasonOf(x)));
             return false;
