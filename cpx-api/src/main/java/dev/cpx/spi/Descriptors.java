@@ -36,10 +36,10 @@ public interface Descriptors {
     int openDirectoryToWrite(Path directory) throws IOException;
 
     /**
-     * Whether {@link #openDirectory(int, byte[], boolean)}, {@link #openDirectoryToWrite(int, byte[], boolean)}
-     * and {@link #openEntry} work: where they do, the scheduler reaches every directory below a
-     * command-line operand relative to its parent's descriptor (see docs/security.md); where they do
-     * not, by its path.
+     * Whether {@link #openDirectory(int, byte[], boolean)}, {@link #openDirectoryToWrite(int, byte[], boolean)},
+     * {@link #openEntry} and {@link #openToWrite} work: where they do, the scheduler reaches every
+     * directory below a command-line operand relative to its parent's descriptor (see
+     * docs/security.md); where they do not, by its path.
      *
      * @since 0.3.0
      */
@@ -89,6 +89,18 @@ public interface Descriptors {
      * @since 0.3.0
      */
     default int createFile(int directory, byte[] name, int mode) throws IOException {
+        throw NoPosixExtras.unsupported(null);
+    }
+
+    /**
+     * Opens the existing {@code name} in {@code directory} to write into it in place
+     * ({@code openat(O_WRONLY | O_CLOEXEC)}, with {@code O_TRUNC} when {@code truncate}), as GNU cp
+     * opens a destination it overwrites: a symbolic link there is followed, a FIFO waits for its
+     * reader; fails with {@link java.nio.file.NoSuchFileException} when nothing is there.
+     *
+     * @since 0.3.0
+     */
+    default int openToWrite(int directory, byte[] name, boolean truncate) throws IOException {
         throw NoPosixExtras.unsupported(null);
     }
 

@@ -236,7 +236,7 @@ public final class FileCopier {
                     naming.skip();
                     FileChannel in = opened;
                     opened = null;
-                    named.accept(overwrite(e, d.existing(), in) ? e.target() : null);
+                    named.accept(overwrite(e, d.existing(), in, place) ? e.target() : null);
                 }
                 case CREATE -> {
                     if (d.refusal() != null) {
@@ -462,9 +462,10 @@ public final class FileCopier {
      * regular file (same inode, hard links see the new data), or a FIFO, terminal or device, which is
      * written in sequence. {@code existing} is its stat (null when it could not be looked at: opening
      * it then fails, and {@code -f} replaces it); {@code opened}, the source open already (closed here;
-     * null: opened here by its path). True when done (else reported).
+     * null: opened here by its path); {@code place}, where the destination is opened relative to its
+     * open directory (null: by its path). True when done (else reported).
      */
-    private boolean overwrite(Entry e, Stat existing, FileChannel opened) {
+    private boolean overwrite(Entry e, Stat existing, FileChannel opened, Place place) {
         Path src = e.source();
         Path dst = e.target();
         boolean attributesOnly = context.options().mode() == CopyMode.ATTRIBUTES_ONLY;
@@ -488,7 +489,9 @@ public final class FileCopier {
         try {
             FileChannel out;
             try {
-                out = context.effects().open(dst, attributesOnly ? ATTRIBUTES_ONLY : OVERWRITE, 0);
+                out = place != null && place.directories().descriptors().opensRelative()
+                        ? openInPlace(place, !attributesOnly)
+                        : context.effects().open(dst, attributesOnly ? ATTRIBUTES_ONLY : OVERWRITE, 0);
             } catch (IOException x) {
                 if (!context.options().force() || x instanceof NoSuchFileException) {
                     context.outcomes().failed(EntryKind.FILE, src, dst,
@@ -523,6 +526,13 @@ public final class FileCopier {
         destinations.made(e);
         context.outcomes().copied(EntryKind.FILE, src, dst, data.bytes(), null, true);
         return true;
+    }
+
+    /** The existing destination at {@code place}, opened to be written in place relative to its open directory. */
+    private static FileChannel openInPlace(Place place, boolean truncate) throws IOException {
+        Descriptors descriptors = place.directories().descriptors();
+        int fd = descriptors.openToWrite(place.directories().target(), place.name(), truncate);
+        return descriptors.channel(fd, false, true);
     }
 
     /** Reports a data copy that did not succeed. */

@@ -13,9 +13,11 @@ public final class Fcntl {
     /** Operate on the descriptor itself when the path is empty. */
     public static final int AT_EMPTY_PATH = 0x1000;
     public static final int O_RDONLY = 0;
+    public static final int O_WRONLY = 01;
     public static final int O_RDWR = 02;
     public static final int O_CREAT = 0100;
     public static final int O_EXCL = 0200;
+    public static final int O_TRUNC = 01000;
     public static final int O_NONBLOCK = 04000;
     public static final int O_DIRECTORY = 0200000;
     public static final int O_NOFOLLOW = 0400000;
@@ -35,6 +37,11 @@ public final class Fcntl {
     public static final int CREATE_UNNAMED = O_TMPFILE | O_RDWR | O_CLOEXEC;
     /** {@code Descriptors.createFile}: a new file under its own name, read-write, never through a link. */
     public static final int CREATE_FILE = O_CREAT | O_EXCL | O_RDWR | O_NOFOLLOW | O_CLOEXEC;
+    /** {@code Descriptors.openToWrite}: an existing file written in place, as GNU cp opens the destination it overwrites. */
+    public static int openToWriteAt(boolean truncate) {
+        return O_WRONLY | O_CLOEXEC | (truncate ? O_TRUNC : 0);
+    }
+
     /** {@code renameat2}'s flag: fail with {@code EEXIST} rather than replace. */
     public static final int RENAME_NOREPLACE = 1;
 

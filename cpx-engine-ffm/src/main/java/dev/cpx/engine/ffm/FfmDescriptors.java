@@ -103,6 +103,11 @@ final class FfmDescriptors implements Descriptors {
     }
 
     @Override
+    public int openToWrite(int directory, byte[] name, boolean truncate) throws IOException {
+        return openAt(directory, name, Fcntl.openToWriteAt(truncate), 0);
+    }
+
+    @Override
     public int createFile(int directory, byte[] name, int mode) throws IOException {
         return openAt(directory, name, Fcntl.CREATE_FILE, mode & 07777);
     }

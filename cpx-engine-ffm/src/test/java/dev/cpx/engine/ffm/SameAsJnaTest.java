@@ -95,6 +95,9 @@ class SameAsJnaTest {
             same(() -> ffmAt.openFile(d1, tooLong), () -> jnaAt.openFile(d2, tooLong));
             same(() -> ffmAt.status(-1), () -> jnaAt.status(-1));
             same(() -> { ffmAt.readDirectory(-1, new DirectoryEntries()); return null; }, () -> { jnaAt.readDirectory(-1, new DirectoryEntries()); return null; });
+            same(() -> ffmAt.openToWrite(d1, none, true), () -> jnaAt.openToWrite(d2, none, true));
+            byte[] self = ".".getBytes(StandardCharsets.US_ASCII);
+            same(() -> ffmAt.openToWrite(d1, self, true), () -> jnaAt.openToWrite(d2, self, true));
         } finally {
             ffmAt.close(d1);
             jnaAt.close(d2);
@@ -235,6 +238,12 @@ class SameAsJnaTest {
                 ffmAt.linkUnnamed(unnamed, w, "linked".getBytes(StandardCharsets.US_ASCII));
             }
             assertEquals("new", Files.readString(dir.resolve("linked")));
+            int over = ffmAt.openToWrite(w, "linked".getBytes(StandardCharsets.US_ASCII), true);
+            try (FileChannel c = ffmAt.channel(over, false, true)) {
+                assertEquals(0, c.size());
+                c.write(java.nio.ByteBuffer.wrap("in place".getBytes(StandardCharsets.US_ASCII)));
+            }
+            assertEquals("in place", Files.readString(dir.resolve("linked")));
         } finally {
             ffmAt.close(d);
             ffmAt.close(w);

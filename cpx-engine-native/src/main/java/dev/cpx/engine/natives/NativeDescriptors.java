@@ -95,6 +95,11 @@ final class NativeDescriptors implements Descriptors {
     }
 
     @Override
+    public int openToWrite(int directory, byte[] name, boolean truncate) throws IOException {
+        return openAt(directory, name, Fcntl.openToWriteAt(truncate));
+    }
+
+    @Override
     public int createFile(int directory, byte[] name, int mode) throws IOException {
         return openAt(directory, name, Fcntl.CREATE_FILE, mode & 07777);
     }

@@ -235,6 +235,36 @@ class NativeDescriptorsTest {
     }
 
     @Test
+    void opensAnExistingFileToWriteInPlaceAsGnuCpOpensTheFileItOverwrites() throws Exception {
+        Path file = Files.writeString(dir.resolve("file"), "old contents");
+        Files.createSymbolicLink(dir.resolve("link"), Path.of("file"));
+        Files.createDirectory(dir.resolve("sub"));
+        long inode = (long) Files.getAttribute(file, "unix:ino");
+        int w = d.openDirectoryToWrite(dir);
+        try {
+            int fd = d.openToWrite(w, "file".getBytes(StandardCharsets.US_ASCII), true);
+            try (FileChannel c = d.channel(fd, false, true)) {
+                assertEquals(0, c.size(), "truncated");
+                c.write(ByteBuffer.wrap("new".getBytes(StandardCharsets.US_ASCII)));
+            }
+            assertEquals("new", Files.readString(file));
+            assertEquals(inode, (long) Files.getAttribute(file, "unix:ino"), "written in place, the same inode");
+            // Without truncating: written over from the start, the rest kept; through a symlink, as GNU cp's open does.
+            fd = d.openToWrite(w, "link".getBytes(StandardCharsets.US_ASCII), false);
+            try (FileChannel c = d.channel(fd, false, true)) {
+                c.write(ByteBuffer.wrap("N".getBytes(StandardCharsets.US_ASCII)));
+            }
+            assertEquals("New", Files.readString(file));
+            assertTrue(Files.isSymbolicLink(dir.resolve("link")));
+            assertThrows(NoSuchFileException.class, () -> d.openToWrite(w, "none".getBytes(StandardCharsets.US_ASCII), true));
+            IOException isDirectory = assertThrows(IOException.class, () -> d.openToWrite(w, "sub".getBytes(StandardCharsets.US_ASCII), true));
+            assertTrue(isDirectory.getMessage().contains("Is a directory"), isDirectory.getMessage());
+        } finally {
+            d.close(w);
+        }
+    }
+
+    @Test
     void entriesSortByInodeKeepingTiesInTheirOrder() {
         DirectoryEntries e = new DirectoryEntries();
         long[] inodes = new long[1000];
