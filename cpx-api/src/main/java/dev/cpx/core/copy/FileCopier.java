@@ -303,11 +303,11 @@ public final class FileCopier {
         boolean attributesOnly = context.options().mode() == CopyMode.ATTRIBUTES_ONLY;
         FileChannel in;
         try {
+            in = opened != null ? opened : openSource(e.source());
             if (attributesOnly) {
-                closeQuietly(opened);
+                // Opened all the same, as GNU cp's copy_reg opens it first: a source that cannot be read is refused.
+                closeQuietly(in);
                 in = null;
-            } else {
-                in = opened != null ? opened : openSource(e.source());
             }
         } catch (IOException x) {
             destinations.unBackup(e, backup);
@@ -470,17 +470,19 @@ public final class FileCopier {
         Path dst = e.target();
         boolean attributesOnly = context.options().mode() == CopyMode.ATTRIBUTES_ONLY;
         boolean seekable = existing == null || existing.isRegular();
-        if (!context.effects().changes() || attributesOnly) {
-            closeQuietly(opened);
-            opened = null;
-        }
         if (!context.effects().changes()) {
+            closeQuietly(opened);
             context.outcomes().copied(EntryKind.FILE, src, dst, e.stat().size(), null, true);
             return true;
         }
         FileChannel in;
         try {
-            in = attributesOnly ? null : opened != null ? opened : openSource(src);
+            in = opened != null ? opened : openSource(src);
+            if (attributesOnly) {
+                // Opened all the same, as GNU cp's copy_reg opens it first: a source that cannot be read is refused.
+                closeQuietly(in);
+                in = null;
+            }
         } catch (IOException x) {
             context.outcomes().failed(EntryKind.FILE, src, dst, Diagnostic.of("cannot open {0} for reading", src, Diagnostic.reasonOf(x)));
             return false;

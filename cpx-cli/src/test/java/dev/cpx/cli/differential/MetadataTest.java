@@ -137,6 +137,39 @@ class MetadataTest {
         return rows;
     }
 
+    /**
+     * The earlier copy {@code t/s} of the tree {@code s}, each file there with other contents, mode and
+     * time: a re-run of {@code cp -a s t/} writes into each in place and sets what is preserved on it.
+     */
+    static final String EARLIER_COPY = """
+            mkdir -p s/sub t/s/sub
+            echo a > s/a
+            echo b > s/b
+            echo c > s/c
+            echo x > s/sub/x
+            echo r > s/r
+            for f in a b c sub/x r; do echo "older $f" > t/s/$f; chmod 0666 t/s/$f; done
+            """;
+
+    static List<Row> ontoEarlierCopy() {
+        List<Row> rows = new ArrayList<>();
+        for (boolean user : List.of(false, true)) {
+            String who = user ? "as cpxtest" : "as root";
+            for (String opt : List.of("-a", "-rp", "-r", "-r --preserve=mode", "-r --preserve=ownership", "-r --preserve=timestamps",
+                    "-r --preserve=xattr", "-r --preserve=all", "-a --no-preserve=mode", "-a --attributes-only", "-au")) {
+                // s/b set-uid and owned by someone else than the user (its set-uid bit goes where ownership cannot be kept);
+                // s/c read-only with user.* xattrs (set while the copy is writable); s/r unreadable by the user.
+                rows.add(Row.cp("metadata-earlier-copy", EARLIER_COPY, opt, "s t/").variant("files written in place, " + who)
+                        .unprivileged(user)
+                        .java(scene -> setXattr(scene.resolve("s/c"), "user.colour", "blue".getBytes(StandardCharsets.UTF_8)))
+                        .post("chmod 0640 s/a\nold s/a\nchown 0:0 s/b\nchmod 4755 s/b\nchmod 0444 s/c\nnew s/sub/x\n"
+                                + "chmod 0750 s/sub\nchmod 0 s/r\nold t/s/c\n")
+                        .rule("copy.c: copy_reg onto an existing file, then its attributes on the open descriptor"));
+            }
+        }
+        return rows;
+    }
+
     static List<Row> attributesOnly() {
         List<Row> rows = new ArrayList<>();
         List<String[]> sources = List.of(
@@ -159,6 +192,13 @@ class MetadataTest {
                 }
             }
         }
+        // A source the user cannot read: copy.c's copy_reg opens it before anything, attributes only or not.
+        for (String[] d : dests.subList(0, 2)) {
+            for (String opt : options.subList(0, 2)) {
+                rows.add(Row.cp("attributes-only", "echo source > s\n" + d[1], opt, "s d").variant("unreadable file onto " + d[0])
+                        .unprivileged().post("chmod 0 s").rule("copy.c: copy_reg opens the source first"));
+            }
+        }
         return rows;
     }
 
@@ -170,6 +210,11 @@ class MetadataTest {
     @TestFactory
     Stream<DynamicTest> ownershipModesAndXattrs() {
         return Differential.tests(privilege());
+    }
+
+    @TestFactory
+    Stream<DynamicTest> attributesOntoAnEarlierCopy() {
+        return Differential.tests(ontoEarlierCopy());
     }
 
     @TestFactory
