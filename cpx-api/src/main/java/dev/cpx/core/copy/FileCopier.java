@@ -488,6 +488,7 @@ public final class FileCopier {
             return false;
         }
         DataResult data;
+        boolean attributesSet = false;
         try {
             FileChannel out;
             try {
@@ -514,6 +515,12 @@ public final class FileCopier {
                 if (data.ok() && seekable) {
                     data = finishData(in, out, false, e, data);
                 }
+                if (data.ok() && out instanceof DescriptorChannel o) {
+                    // Through the open file, as GNU cp sets them on its descriptor: no name looked up again.
+                    metadata.apply(src, in instanceof DescriptorChannel i ? Anchors.self(i.descriptor()) : null,
+                            Anchors.self(o.descriptor()), dst, e.stat(), false, true, 0, false);
+                    attributesSet = true;
+                }
             } catch (IOException x) {
                 data = DataResult.failed(Diagnostic.of("error writing {0}", dst, Diagnostic.reasonOf(x)));
             }
@@ -524,7 +531,9 @@ public final class FileCopier {
             report(e, data);
             return false;
         }
-        metadata.apply(src, dst, dst, e.stat(), false, true);
+        if (!attributesSet) {
+            metadata.apply(src, dst, dst, e.stat(), false, true);
+        }
         destinations.made(e);
         context.outcomes().copied(EntryKind.FILE, src, dst, data.bytes(), null, true);
         return true;
