@@ -150,7 +150,9 @@ public interface Descriptors {
 
     /**
      * {@code fchown}: the owner and group of an open file at once; false where this implementation
-     * cannot (the caller then changes them by path, as before).
+     * cannot (the caller then changes them by path, as before). A file held by an {@code O_PATH}
+     * descriptor ({@link #openDirectoryToWrite}), which {@code fchown} refuses, is changed by
+     * {@code fchownat(fd, "", AT_EMPTY_PATH)}.
      *
      * @since 0.3.0
      */
@@ -160,7 +162,8 @@ public interface Descriptors {
 
     /**
      * {@code fchmod}: the permission bits (set-uid, set-gid and sticky included) of an open file;
-     * false where this implementation cannot.
+     * false where this implementation cannot. Of a file held by an {@code O_PATH} descriptor, by
+     * {@code fchmodat2(fd, "", AT_EMPTY_PATH)} where the kernel has it (Linux 6.6), else false.
      *
      * @since 0.3.0
      */
@@ -170,7 +173,8 @@ public interface Descriptors {
 
     /**
      * {@code futimens}: the access and modification times of an open file, to the nanosecond; false
-     * where this implementation cannot.
+     * where this implementation cannot. Of a file held by an {@code O_PATH} descriptor, by
+     * {@code utimensat(fd, "", AT_EMPTY_PATH)}, else false.
      *
      * @since 0.3.0
      */

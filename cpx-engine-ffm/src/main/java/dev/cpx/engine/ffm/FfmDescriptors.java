@@ -6,6 +6,7 @@ import dev.cpx.spi.FileStatus;
 import dev.cpx.spi.support.DescriptorChannel;
 import dev.cpx.spi.support.Dirents;
 import dev.cpx.spi.support.Errno;
+import dev.cpx.spi.support.Fchmodat2;
 import dev.cpx.spi.support.Fcntl;
 import dev.cpx.spi.support.PathBytes;
 import dev.cpx.spi.support.Statx;
@@ -171,13 +172,34 @@ final class FfmDescriptors implements Descriptors {
     @Override
     public boolean changeOwner(int fd, int uid, int gid) throws IOException {
         Scratch s = Scratch.get();
-        return LibC.fchown(s, fd, uid, gid) == 0 || Errno.notThroughDescriptor(s.errno(), fd);
+        if (LibC.fchown(s, fd, uid, gid) == 0) {
+            return true;
+        }
+        if (s.errno() != Errno.EBADF) {
+            return Errno.notThroughDescriptor(s.errno(), fd);
+        }
+        s.pathA(EMPTY);
+        return LibC.fchownat(s, fd, s.pathA, uid, gid, Fcntl.AT_EMPTY_PATH) == 0;
     }
 
     @Override
     public boolean changeMode(int fd, int mode) throws IOException {
         Scratch s = Scratch.get();
-        return LibC.fchmod(s, fd, mode & 07777) == 0 || Errno.notThroughDescriptor(s.errno(), fd);
+        if (LibC.fchmod(s, fd, mode & 07777) == 0) {
+            return true;
+        }
+        if (s.errno() != Errno.EBADF) {
+            return Errno.notThroughDescriptor(s.errno(), fd);
+        }
+        if (!Fchmodat2.available()) {
+            return false;
+        }
+        s.pathA(EMPTY);
+        if (LibC.syscall(s, Fchmodat2.NUMBER, fd, s.pathA, mode & 07777, Fcntl.AT_EMPTY_PATH) == 0) {
+            return true;
+        }
+        Fchmodat2.failed(s.errno());
+        return false;
     }
 
     @Override
@@ -185,7 +207,14 @@ final class FfmDescriptors implements Descriptors {
             throws IOException {
         Scratch s = Scratch.get();
         s.times(Timespecs.of(lastAccess, lastModified));
-        return LibC.futimens(s, fd, s.times) == 0 || Errno.notThroughDescriptor(s.errno(), fd);
+        if (LibC.futimens(s, fd, s.times) == 0) {
+            return true;
+        }
+        if (s.errno() != Errno.EBADF) {
+            return Errno.notThroughDescriptor(s.errno(), fd);
+        }
+        s.pathA(EMPTY);
+        return LibC.utimensat(s, fd, s.pathA, s.times, Fcntl.AT_EMPTY_PATH) == 0;
     }
 
     @Override

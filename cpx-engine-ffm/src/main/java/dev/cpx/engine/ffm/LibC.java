@@ -34,6 +34,9 @@ final class LibC {
     private static final MethodHandle FCHOWN = Linking.downcall("fchown");
     private static final MethodHandle FCHMOD = Linking.downcall("fchmod");
     private static final MethodHandle FUTIMENS = Linking.downcall("futimens");
+    private static final MethodHandle FCHOWNAT = Linking.downcall("fchownat");
+    /** For the calls glibc 2.36 has no wrapper for ({@code fchmodat2}); variadic in C, every argument in a register. */
+    private static final MethodHandle SYSCALL = Linking.downcall("syscall");
     private static final MethodHandle GETDENTS64 = Linking.downcall("getdents64");
 
     // Metadata
@@ -157,6 +160,23 @@ final class LibC {
     static int fchmod(Scratch s, int fd, int mode) {
         try {
             return (int) (long) FCHMOD.invokeExact(s.state, (long) fd, (long) mode, 0L, 0L, 0L, 0L);
+        } catch (Throwable e) {
+            throw Linking.unexpected(e);
+        }
+    }
+
+    static int fchownat(Scratch s, int dirFd, long path, int uid, int gid, int flags) {
+        try {
+            return (int) (long) FCHOWNAT.invokeExact(s.state, (long) dirFd, path, (long) uid, (long) gid, (long) flags, 0L);
+        } catch (Throwable e) {
+            throw Linking.unexpected(e);
+        }
+    }
+
+    /** {@code syscall(number, fd, path, mode, flags)}: {@code fchmodat2}'s shape. */
+    static int syscall(Scratch s, long number, int fd, long path, int mode, int flags) {
+        try {
+            return (int) (long) SYSCALL.invokeExact(s.state, number, (long) fd, path, (long) mode, (long) flags, 0L);
         } catch (Throwable e) {
             throw Linking.unexpected(e);
         }

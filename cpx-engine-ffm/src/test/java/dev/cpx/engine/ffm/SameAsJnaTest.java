@@ -11,6 +11,7 @@ import dev.cpx.spi.DirectoryEntries;
 import dev.cpx.spi.FileStatus;
 import dev.cpx.spi.PosixExtras;
 import dev.cpx.spi.support.PathBytes;
+import dev.cpx.testing.KernelFacts;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -190,9 +191,17 @@ class SameAsJnaTest {
             assertTrue(ffmAt.changeTimes(fd, atime, mtime));
             assertEquals(mtime, Files.getLastModifiedTime(f));
             assertEquals(atime, Files.getAttribute(f, "lastAccessTime"));
-            assertFalse(ffmAt.changeMode(opath, 0700), "O_PATH: by path instead");
-            assertFalse(ffmAt.changeOwner(opath, uid, 0));
-            assertFalse(ffmAt.changeTimes(opath, atime, mtime));
+            // O_PATH: changed by the *at calls with AT_EMPTY_PATH (fchmodat2 from Linux 6.6), as JNA does.
+            assertTrue(ffmAt.changeOwner(opath, uid, 1));
+            assertEquals(1, Files.getAttribute(dir, "unix:gid"));
+            boolean mode = ffmAt.changeMode(opath, 0751);
+            assertEquals(mode, ((Integer) Files.getAttribute(dir, "unix:mode") & 07777) == 0751);
+            assertEquals(jnaAt.changeMode(opath, 0750), mode);
+            assertTrue(mode || !KernelFacts.atLeast(6, 6));
+            boolean times = ffmAt.changeTimes(opath, atime, mtime);
+            assertEquals(times, mtime.equals(Files.getLastModifiedTime(dir)));
+            assertEquals(jnaAt.changeTimes(opath, atime, mtime), times);
+            assertTrue(times || !KernelFacts.atLeast(6, 6));
             same(() -> ffmAt.changeMode(-1, 0700), () -> jnaAt.changeMode(-1, 0700));
         } finally {
             ffmAt.close(opath);

@@ -78,6 +78,14 @@ final class LibC {
 
     static native int fchmod(int fd, int mode);
 
+    static native int fchownat(int dirFd, byte[] path, int uid, int gid, int flags);
+
+    /**
+     * {@code syscall(2)} with four arguments, for the calls glibc 2.36 has no wrapper for
+     * ({@code fchmodat2}); variadic in C, every argument in a register on 64-bit Linux.
+     */
+    static native long syscall(long number, int fd, byte[] path, int mode, int flags);
+
     static native long listxattr(byte[] path, byte[] list, long size);
 
     static native long llistxattr(byte[] path, byte[] list, long size);

@@ -6,6 +6,7 @@ import dev.cpx.spi.FileStatus;
 import dev.cpx.spi.support.DescriptorChannel;
 import dev.cpx.spi.support.Dirents;
 import dev.cpx.spi.support.Errno;
+import dev.cpx.spi.support.Fchmodat2;
 import dev.cpx.spi.support.Fcntl;
 import dev.cpx.spi.support.PathBytes;
 import dev.cpx.spi.support.Statx;
@@ -194,27 +195,45 @@ final class NativeDescriptors implements Descriptors {
 
     @Override
     public boolean changeOwner(int fd, int uid, int gid) throws IOException {
-        if (LibC.fchown(fd, uid, gid) != 0) {
-            return Errno.notThroughDescriptor(LibC.errno(), fd);
+        if (LibC.fchown(fd, uid, gid) == 0) {
+            return true;
         }
-        return true;
+        int errno = LibC.errno();
+        return errno == Errno.EBADF
+                ? LibC.fchownat(fd, LibC.EMPTY_PATH, uid, gid, Fcntl.AT_EMPTY_PATH) == 0
+                : Errno.notThroughDescriptor(errno, fd);
     }
 
     @Override
     public boolean changeMode(int fd, int mode) throws IOException {
-        if (LibC.fchmod(fd, mode & 07777) != 0) {
-            return Errno.notThroughDescriptor(LibC.errno(), fd);
+        if (LibC.fchmod(fd, mode & 07777) == 0) {
+            return true;
         }
-        return true;
+        int errno = LibC.errno();
+        if (errno != Errno.EBADF) {
+            return Errno.notThroughDescriptor(errno, fd);
+        }
+        if (!Fchmodat2.available()) {
+            return false;
+        }
+        if (LibC.syscall(Fchmodat2.NUMBER, fd, LibC.EMPTY_PATH, mode & 07777, Fcntl.AT_EMPTY_PATH) == 0) {
+            return true;
+        }
+        Fchmodat2.failed(LibC.errno());
+        return false;
     }
 
     @Override
     public boolean changeTimes(int fd, java.nio.file.attribute.FileTime lastAccess, java.nio.file.attribute.FileTime lastModified)
             throws IOException {
-        if (LibC.futimens(fd, Timespecs.of(lastAccess, lastModified)) != 0) {
-            return Errno.notThroughDescriptor(LibC.errno(), fd);
+        long[] times = Timespecs.of(lastAccess, lastModified);
+        if (LibC.futimens(fd, times) == 0) {
+            return true;
         }
-        return true;
+        int errno = LibC.errno();
+        return errno == Errno.EBADF
+                ? LibC.utimensat(fd, LibC.EMPTY_PATH, times, Fcntl.AT_EMPTY_PATH) == 0
+                : Errno.notThroughDescriptor(errno, fd);
     }
 
     @Override

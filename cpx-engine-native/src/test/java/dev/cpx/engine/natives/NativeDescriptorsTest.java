@@ -12,6 +12,7 @@ import dev.cpx.spi.FileStatus;
 import dev.cpx.spi.support.DescriptorChannel;
 import dev.cpx.spi.support.FileDescriptors;
 import dev.cpx.spi.support.PathBytes;
+import dev.cpx.testing.KernelFacts;
 import dev.cpx.testing.ProcessFacts;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -110,7 +111,7 @@ class NativeDescriptorsTest {
         }
     }
 
-    /** Owner, mode and times set through an open file; a descriptor that cannot (O_PATH) says so with false. */
+    /** Owner, mode and times set through an open file, and through an O_PATH descriptor where the kernel can. */
     @Test
     void changesAttributesThroughADescriptorOrSaysItCannot() throws Exception {
         Path f = Files.write(dir.resolve("f"), new byte[10]);
@@ -128,9 +129,18 @@ class NativeDescriptorsTest {
             assertEquals(1_700_000_000_123_456_789L, Files.getLastModifiedTime(f).to(TimeUnit.NANOSECONDS));
             assertEquals(1_600_000_000_111_222_333L,
                     ((FileTime) Files.getAttribute(f, "lastAccessTime")).to(TimeUnit.NANOSECONDS));
-            assertFalse(d.changeMode(opath, 0700), "O_PATH: by path instead");
-            assertFalse(d.changeOwner(opath, uid, 0));
-            assertFalse(d.changeTimes(opath, FileTime.fromMillis(0), FileTime.fromMillis(0)));
+            // O_PATH (a directory cpx made entries in): fchown and fchmod refuse it, the *at calls with
+            // AT_EMPTY_PATH change it; fchmodat2 exists from Linux 6.6 on, and false sends the caller by path.
+            Files.setAttribute(dir, "unix:gid", 0);
+            assertTrue(d.changeOwner(opath, uid, 1));
+            assertEquals(1, Files.getAttribute(dir, "unix:gid"));
+            boolean mode = d.changeMode(opath, 0751);
+            assertEquals(mode, ((Integer) Files.getAttribute(dir, "unix:mode") & 07777) == 0751);
+            assertTrue(mode || !KernelFacts.atLeast(6, 6), "fchmodat2 on Linux " + System.getProperty("os.version"));
+            boolean times = d.changeTimes(opath, FileTime.fromMillis(1000), FileTime.from(1_500_000_000_000_000_007L, TimeUnit.NANOSECONDS));
+            assertEquals(times, Files.getLastModifiedTime(dir).to(TimeUnit.NANOSECONDS) == 1_500_000_000_000_000_007L);
+            assertTrue(times || !KernelFacts.atLeast(6, 6));
+            assertFalse(d.changeMode(-1, 0700), "not a descriptor: by path instead");
         } finally {
             d.close(opath);
             d.close(fd);
