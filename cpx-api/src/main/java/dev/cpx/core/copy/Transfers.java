@@ -11,15 +11,24 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** The files whose data is being copied right now, for {@link dev.cpx.api.CopyJob#inFlight()}. */
+/**
+ * The files whose data is being copied right now, for {@link dev.cpx.api.CopyJob#inFlight()}. A file
+ * of known size is listed from its first bytes on, and only where more are to come: a small file,
+ * copied in one call, is never listed (no shared set touched per file on the common path).
+ */
 public final class Transfers {
 
     private final Set<Transfer> active = ConcurrentHashMap.newKeySet();
 
-    /** Starts tracking one file's data copy; {@code total} hears every byte too (and may cancel). */
+    /**
+     * Starts tracking one file's data copy; {@code total} hears every byte too (and may cancel). A
+     * source without a size (a FIFO, a device) is listed at once, as it may wait for its first bytes.
+     */
     Transfer begin(Path source, Path target, long size, CopyProgress total) {
         Transfer t = new Transfer(source, target, size, total);
-        active.add(t);
+        if (size == 0) {
+            t.list();
+        }
         return t;
     }
 
@@ -40,6 +49,8 @@ public final class Transfers {
         private final CopyProgress total;
         private final long started = System.nanoTime();
         private final AtomicLong done = new AtomicLong();
+        /** In {@link #active}: set once, by whichever range's worker first sees more to come. */
+        private volatile boolean listed;
 
         private Transfer(Path source, Path target, long size, CopyProgress total) {
             this.source = source;
@@ -51,12 +62,21 @@ public final class Transfers {
         @Override
         public void advance(long bytes) throws InterruptedIOException {
             total.advance(bytes);
-            done.addAndGet(bytes);
+            if (done.addAndGet(bytes) < size && !listed) {
+                list();
+            }
+        }
+
+        private void list() {
+            listed = true;
+            active.add(this);
         }
 
         @Override
         public void close() {
-            active.remove(this);
+            if (listed) {
+                active.remove(this);
+            }
         }
 
         /** Identity's, but not {@link System#identityHashCode}, which costs a call into the VM per file where C1 compiles. */
