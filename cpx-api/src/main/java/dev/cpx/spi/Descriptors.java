@@ -183,6 +183,17 @@ public interface Descriptors {
         return false;
     }
 
+    /**
+     * {@code flistxattr}: the names of the extended attributes of the open file {@code fd} (Latin-1,
+     * one char per byte, as {@link PosixExtras#listXattrs}); null where this implementation cannot
+     * (the caller then lists them by path). Failures are thrown as for {@code /proc/self/fd/FD}.
+     *
+     * @since 0.3.0
+     */
+    default java.util.List<String> listXattrs(int fd) throws IOException {
+        return null;
+    }
+
     /** {@code mkdirat}: a directory {@code name} in {@code directory} with these permission bits (the umask applies). */
     void makeDirectory(int directory, byte[] name, int mode) throws IOException;
 

@@ -73,7 +73,7 @@ public final class Xattrs {
         }
         List<String> names;
         try {
-            names = open != null ? extras.listXattrs(open, true) : anchors.pinned(src, p -> extras.listXattrs(p, true));
+            names = open != null ? listOpen(open) : anchors.pinned(src, p -> extras.listXattrs(p, true));
         } catch (IOException e) {
             if (!unsupported(e)) {
                 report(src, reportAs, Diagnostic.of("listing attributes of {0}", src, Diagnostic.reasonOf(e)), e);
@@ -115,6 +115,13 @@ public final class Xattrs {
         if (notSupported != null) {
             report(src, reportAs, Diagnostic.of("setting attributes for {0}", reportAs, Diagnostic.reasonOf(notSupported)), notSupported);
         }
+    }
+
+    /** The names on the open source {@code open} ({@code /proc/self/fd/N}): by its descriptor where the engine can, no path resolved. */
+    private List<String> listOpen(Path open) throws IOException {
+        int fd = anchors.active() ? Anchors.descriptorOf(open) : -1;
+        List<String> names = fd >= 0 ? anchors.descriptors().listXattrs(fd) : null;
+        return names != null ? names : extras.listXattrs(open, true);
     }
 
     /** A failure, as {@link XattrFailures} says: the entry's, a warning, or nothing. */

@@ -282,7 +282,7 @@ public final class Anchors {
     }
 
     /** The inverse of {@link #self}: the descriptor N a path {@code /proc/self/fd/N} names, or -1 for any other path. */
-    static int descriptorOf(Path path) {
+    public static int descriptorOf(Path path) {
         if (path.getNameCount() != 4 || !path.startsWith(PROC_SELF_FD)) {
             return -1;
         }

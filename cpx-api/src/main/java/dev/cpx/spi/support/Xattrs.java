@@ -37,10 +37,24 @@ public final class Xattrs {
      * @param errno this thread's {@code errno} after a failed call
      */
     public static byte[] readSized(Path path, SizedCall call, IntSupplier errno) throws IOException {
+        return readSized(path, -1, call, errno);
+    }
+
+    /**
+     * {@link #readSized(Path, SizedCall, IntSupplier)} of the open file {@code fd}, whose failures
+     * name {@code /proc/self/fd/FD} (made only then).
+     *
+     * @since 0.3.0
+     */
+    public static byte[] readSized(int fd, SizedCall call, IntSupplier errno) throws IOException {
+        return readSized(null, fd, call, errno);
+    }
+
+    private static byte[] readSized(Path path, int fd, SizedCall call, IntSupplier errno) throws IOException {
         for (int attempt = 0; attempt < ERANGE_RETRIES; attempt++) {
             long size = call.call(null);
             if (size < 0) {
-                throw Errno.forPath(errno.getAsInt(), path);
+                throw Errno.forPath(errno.getAsInt(), named(path, fd));
             }
             if (size == 0) {
                 return new byte[0];
@@ -52,10 +66,14 @@ public final class Xattrs {
             }
             int e = errno.getAsInt();
             if (e != Errno.ERANGE) {
-                throw Errno.forPath(e, path);
+                throw Errno.forPath(e, named(path, fd));
             }
         }
-        throw Errno.forPath(Errno.ERANGE, path);
+        throw Errno.forPath(Errno.ERANGE, named(path, fd));
+    }
+
+    private static Path named(Path path, int fd) {
+        return path != null ? path : Path.of("/proc/self/fd/" + fd);
     }
 
     /** The names in a {@code listxattr} list (each NUL-terminated). */

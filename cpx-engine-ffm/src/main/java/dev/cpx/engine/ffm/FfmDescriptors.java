@@ -11,6 +11,7 @@ import dev.cpx.spi.support.Fcntl;
 import dev.cpx.spi.support.PathBytes;
 import dev.cpx.spi.support.Statx;
 import dev.cpx.spi.support.Timespecs;
+import dev.cpx.spi.support.Xattrs;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -215,6 +216,14 @@ final class FfmDescriptors implements Descriptors {
         }
         s.pathA(EMPTY);
         return LibC.utimensat(s, fd, s.pathA, s.times, Fcntl.AT_EMPTY_PATH) == 0;
+    }
+
+    @Override
+    public java.util.List<String> listXattrs(int fd) throws IOException {
+        Scratch s = Scratch.get();
+        return Xattrs.names(Xattrs.readSized(fd, buffer -> buffer == null
+                ? LibC.flistxattr(s, fd, 0, 0)
+                : FfmExtras.into(s, buffer, LibC.flistxattr(s, fd, s.xattr().address(), FfmExtras.xattrSize(buffer))), s::errno));
     }
 
     @Override

@@ -174,12 +174,12 @@ public final class FfmExtras implements PosixExtras {
     }
 
     /** The size to offer for {@code buffer}: at most the scratch's, which no attribute exceeds. */
-    private static long xattrSize(byte[] buffer) {
+    static long xattrSize(byte[] buffer) {
         return Math.min(buffer.length, Scratch.XATTR_MAX);
     }
 
     /** Copies what a call put in the scratch's attribute buffer into {@code buffer}; passes its result on. */
-    private static long into(Scratch s, byte[] buffer, long n) {
+    static long into(Scratch s, byte[] buffer, long n) {
         if (n > 0) {
             s.xattr().buffer().get(0, buffer, 0, (int) n);
         }

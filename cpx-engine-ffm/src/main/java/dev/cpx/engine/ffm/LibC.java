@@ -44,6 +44,7 @@ final class LibC {
     private static final MethodHandle UTIMENSAT = Linking.downcall("utimensat");
     private static final MethodHandle LISTXATTR = Linking.downcall("listxattr");
     private static final MethodHandle LLISTXATTR = Linking.downcall("llistxattr");
+    private static final MethodHandle FLISTXATTR = Linking.downcall("flistxattr");
     private static final MethodHandle GETXATTR = Linking.downcall("getxattr");
     private static final MethodHandle LGETXATTR = Linking.downcall("lgetxattr");
     private static final MethodHandle SETXATTR = Linking.downcall("setxattr");
@@ -238,6 +239,14 @@ final class LibC {
     static long listxattr(Scratch s, long path, long list, long size) {
         try {
             return (long) LISTXATTR.invokeExact(s.state, path, list, size, 0L, 0L, 0L);
+        } catch (Throwable e) {
+            throw Linking.unexpected(e);
+        }
+    }
+
+    static long flistxattr(Scratch s, int fd, long list, long size) {
+        try {
+            return (long) FLISTXATTR.invokeExact(s.state, (long) fd, list, size, 0L, 0L, 0L);
         } catch (Throwable e) {
             throw Linking.unexpected(e);
         }

@@ -191,6 +191,11 @@ class SameAsJnaTest {
             assertTrue(ffmAt.changeTimes(fd, atime, mtime));
             assertEquals(mtime, Files.getLastModifiedTime(f));
             assertEquals(atime, Files.getAttribute(f, "lastAccessTime"));
+            Files.getFileAttributeView(f, java.nio.file.attribute.UserDefinedFileAttributeView.class)
+                    .write("cpx.three", java.nio.ByteBuffer.wrap(new byte[] {3}));
+            same(() -> ffmAt.listXattrs(fd), () -> jnaAt.listXattrs(fd));
+            assertTrue(ffmAt.listXattrs(fd).contains("user.cpx.three"));
+            same(() -> ffmAt.listXattrs(opath), () -> jnaAt.listXattrs(opath));
             // O_PATH: changed by the *at calls with AT_EMPTY_PATH (fchmodat2 from Linux 6.6), as JNA does.
             assertTrue(ffmAt.changeOwner(opath, uid, 1));
             assertEquals(1, Files.getAttribute(dir, "unix:gid"));

@@ -90,6 +90,8 @@ final class LibC {
 
     static native long llistxattr(byte[] path, byte[] list, long size);
 
+    static native long flistxattr(int fd, byte[] list, long size);
+
     static native long getxattr(byte[] path, byte[] name, byte[] value, long size);
 
     static native long lgetxattr(byte[] path, byte[] name, byte[] value, long size);

@@ -11,6 +11,7 @@ import dev.cpx.spi.support.Fcntl;
 import dev.cpx.spi.support.PathBytes;
 import dev.cpx.spi.support.Statx;
 import dev.cpx.spi.support.Timespecs;
+import dev.cpx.spi.support.Xattrs;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -234,6 +235,11 @@ final class NativeDescriptors implements Descriptors {
         return errno == Errno.EBADF
                 ? LibC.utimensat(fd, LibC.EMPTY_PATH, times, Fcntl.AT_EMPTY_PATH) == 0
                 : Errno.notThroughDescriptor(errno, fd);
+    }
+
+    @Override
+    public java.util.List<String> listXattrs(int fd) throws IOException {
+        return Xattrs.names(Xattrs.readSized(fd, buffer -> LibC.flistxattr(fd, buffer, buffer == null ? 0 : buffer.length), LibC::errno));
     }
 
     @Override

@@ -111,6 +111,33 @@ class NativeDescriptorsTest {
         }
     }
 
+    /** The extended attributes of an open file listed by its descriptor (flistxattr): what listxattr lists by name. */
+    @Test
+    void listsTheExtendedAttributesOfAnOpenFile() throws Exception {
+        Path f = Files.write(dir.resolve("f"), new byte[10]);
+        Path none = Files.write(dir.resolve("none"), new byte[1]);
+        var view = Files.getFileAttributeView(f, java.nio.file.attribute.UserDefinedFileAttributeView.class);
+        view.write("cpx.one", ByteBuffer.wrap(new byte[] {1}));
+        view.write("cpx.two", ByteBuffer.wrap(new byte[0]));
+        int dfd = d.openDirectory(dir);
+        int fd = d.openFile(dfd, "f".getBytes(StandardCharsets.US_ASCII));
+        int fdNone = d.openFile(dfd, "none".getBytes(StandardCharsets.US_ASCII));
+        int opath = d.openDirectoryToWrite(dir);
+        try {
+            List<String> names = d.listXattrs(fd);
+            assertTrue(names.containsAll(List.of("user.cpx.one", "user.cpx.two")), names::toString);
+            assertEquals(new NativeExtras().listXattrs(f, true), names);
+            assertEquals(new NativeExtras().listXattrs(none, true), d.listXattrs(fdNone));
+            java.nio.file.FileSystemException e = assertThrows(java.nio.file.FileSystemException.class, () -> d.listXattrs(opath));
+            assertEquals("/proc/self/fd/" + opath, e.getFile(), "an O_PATH descriptor (EBADF) is named as its path");
+        } finally {
+            d.close(opath);
+            d.close(fdNone);
+            d.close(fd);
+            d.close(dfd);
+        }
+    }
+
     /** Owner, mode and times set through an open file, and through an O_PATH descriptor where the kernel can. */
     @Test
     void changesAttributesThroughADescriptorOrSaysItCannot() throws Exception {
