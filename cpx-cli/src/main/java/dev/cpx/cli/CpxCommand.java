@@ -100,7 +100,10 @@ public final class CpxCommand implements Callable<Integer>, Specs.Target {
             return new ClusterSession(this, cluster, output).run(Cpx.create(registry), null, List.of(), null);
         }
         cp.validate();
-        Operands ops = operands();
+        Operands ops = operands(reporter);
+        if (ops == null) {
+            return 1;
+        }
         if (!contextSupported(reporter)) {
             return 1;
         }
@@ -156,14 +159,18 @@ public final class CpxCommand implements Callable<Integer>, Specs.Target {
         return true;
     }
 
-    /** GNU's operand rules: at least one source; a destination unless -t; exactly two with -T. */
-    private Operands operands() {
+    /**
+     * GNU's operand rules: at least one source; a destination unless -t; exactly two with -T. Null
+     * after a fatal error reported in one line (GNU's {@code die}, no usage line).
+     */
+    private Operands operands(Reporter reporter) {
         List<String> args = operands;
         String dest;
         List<String> sources;
         if (cp.targetDirectory != null) {
             if (cp.noTargetDirectory) {
-                throw usage("cannot combine --target-directory (-t) and --no-target-directory (-T)");
+                reporter.error("cannot combine --target-directory (-t) and --no-target-directory (-T)");
+                return null;
             }
             if (args.isEmpty()) {
                 throw usage("missing file operand");
@@ -187,19 +194,24 @@ public final class CpxCommand implements Callable<Integer>, Specs.Target {
         // is not a directory); a -t directory or the last of several operands that is not one is
         // reported as a target ("target 'x': Not a directory"), without the usage line.
         if (cp.parents && cp.targetDirectory == null
-                && (cp.noTargetDirectory || (sources.size() == 1 && !java.nio.file.Files.isDirectory(PathBytes.path(dest))))) {
+                && (cp.noTargetDirectory || (sources.size() == 1 && !isDirectory(dest)))) {
             throw usage("with --parents, the destination must be a directory");
         }
         // Operands stay as given, trailing slashes included (a link written "link/" is followed); with
         // --strip-trailing-slashes GNU cp 9.1 takes them off the sources copied into a directory only.
         boolean strip = cp.stripTrailingSlashes && (cp.targetDirectory != null
-                || (!cp.noTargetDirectory && (sources.size() > 1 || java.nio.file.Files.isDirectory(PathBytes.path(dest)))));
+                || (!cp.noTargetDirectory && (sources.size() > 1 || isDirectory(dest))));
         List<Path> list = new ArrayList<>();
         for (String s : sources) {
             Path source = PathBytes.path(s);
             list.add(strip ? PathBytes.withoutTrailingSlashes(source) : source);
         }
         return new Operands(list, PathBytes.path(dest));
+    }
+
+    /** Whether the operand names a directory; the empty operand names nothing (not the working directory, as for Java). */
+    private static boolean isDirectory(String operand) {
+        return !operand.isEmpty() && java.nio.file.Files.isDirectory(PathBytes.path(operand));
     }
 
     private ParameterException usage(String message) {

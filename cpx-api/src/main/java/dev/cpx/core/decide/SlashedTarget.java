@@ -10,6 +10,8 @@ import java.nio.file.Path;
  * slash ({@code cp f d/}, {@code cp -T f d/}), which can never be made: the kernel takes {@code d/}
  * only as a directory. GNU looks at {@code d/} (following a link), then, where nothing is there,
  * prints its {@code -v} line and tries to make the copy, which fails with the system call's error.
+ * The empty destination ({@code cp f ""}) can never be made either: the kernel resolves an empty
+ * name to nothing ({@link Probe#EMPTY}).
  */
 public final class SlashedTarget {
 
@@ -25,7 +27,9 @@ public final class SlashedTarget {
         /** A directory (or a link to one). */
         DIRECTORY,
         /** The stat failed otherwise ({@code d} a file: "Not a directory"). */
-        FAILED
+        FAILED,
+        /** The empty name {@code ""}: every call on it fails with {@code ENOENT}. */
+        EMPTY
     }
 
     /**
@@ -34,8 +38,10 @@ public final class SlashedTarget {
      *
      * @param announced whether {@code -v}'s line for the entry comes first (GNU prints it before it
      *     tries to make the copy)
+     * @param opensSource whether GNU opens the source to read before it tries (a copy of data): an
+     *     unreadable source is then reported instead, as "cannot open 'SRC' for reading"
      */
-    public record Refusal(Diagnostic why, boolean announced) {
+    public record Refusal(Diagnostic why, boolean announced, boolean opensSource) {
     }
 
     /**
@@ -50,7 +56,7 @@ public final class SlashedTarget {
             boolean force, boolean ask, Probe probe, String failure) {
         switch (probe) {
             case FAILED:
-                return new Refusal(Diagnostic.of("cannot stat {0}", target, failure), false);
+                return new Refusal(Diagnostic.of("cannot stat {0}", target, failure), false, false);
             case DIRECTORY:
                 return null;
             default:
@@ -60,8 +66,10 @@ public final class SlashedTarget {
         // link), the removal of "d/" fails, and that error is the one reported.
         boolean retried = mode == CopyMode.HARD_LINK ? force || ask
                 : (mode == CopyMode.SYMBOLIC_LINK || source.isSymlink()) && force;
-        String errno = probe == Probe.ABSENT ? "No such file or directory" : retried ? "Not a directory" : "File exists";
+        String errno = probe == Probe.ABSENT || probe == Probe.EMPTY ? "No such file or directory"
+                : retried ? "Not a directory" : "File exists";
         Diagnostic why;
+        boolean opensSource = false;
         if (mode == CopyMode.HARD_LINK) {
             why = Diagnostic.of("cannot create hard link {0} to {1}", target, sourceName).withReason(errno);
         } else if (mode == CopyMode.SYMBOLIC_LINK) {
@@ -72,8 +80,9 @@ public final class SlashedTarget {
             String what = (source.type() == Stat.S_IFIFO) ? "cannot create fifo {0}" : "cannot create special file {0}";
             why = Diagnostic.of(what, target, errno);
         } else {
-            why = Diagnostic.of("cannot create regular file {0}", target, "Not a directory");
+            why = Diagnostic.of("cannot create regular file {0}", target, probe == Probe.EMPTY ? errno : "Not a directory");
+            opensSource = true;
         }
-        return new Refusal(why, true);
+        return new Refusal(why, true, opensSource);
     }
 }

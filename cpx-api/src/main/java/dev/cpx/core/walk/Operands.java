@@ -41,6 +41,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class Operands {
 
+    private static final String NO_SUCH_FILE = "No such file or directory";
+
     private final RunContext context;
     private final Dispatch dispatch;
     private final Destinations destinations;
@@ -348,9 +350,10 @@ final class Operands {
     /** True to copy into {@code destination}, false to make it the copy, null after a fatal error (reported). */
     private Boolean intoDirectory(List<Path> sources, Path destination) {
         Stat dest = null;
-        String failure = "";
+        String failure = NO_SUCH_FILE;
         try {
-            dest = Stat.stat(destination);
+            // An empty operand names nothing (the kernel's ENOENT), not the working directory as for Java.
+            dest = empty(destination) ? null : Stat.stat(destination);
         } catch (IOException e) {
             failure = Diagnostic.reasonOf(e);
         }
@@ -388,6 +391,46 @@ final class Operands {
      * A non-directory to a destination written with a trailing slash: never made, reported as GNU cp
      * reports it. False where that is a directory, which the usual checks refuse.
      */
+    /** Whether {@code path} is the empty operand {@code ""}, which names nothing. */
+    private static boolean empty(Path path) {
+        return PathBytes.of(path).length == 0;
+    }
+
+    /**
+     * The copy of {@code src} as the empty destination {@code ""}: it cannot be made, and GNU cp says so
+     * as the system call that makes it does ({@code ENOENT}), for each kind of copy.
+     */
+    private void refuseEmpty(Path src, Path target, Stat st) {
+        if (st.isDirectory()) {
+            context.outcomes().failed(EntryKind.DIRECTORY, src, target, Diagnostic.of("cannot create directory {0}", target, NO_SUCH_FILE));
+            return;
+        }
+        CopyOptions o = context.options();
+        report(src, target, st, SlashedTarget.refusal(src, target, st, o.mode(), o.recursive() && !o.copyContents(), o.force(),
+                o.overwrite() == OverwritePolicy.ASK, SlashedTarget.Probe.EMPTY, NO_SUCH_FILE));
+    }
+
+    /**
+     * Reports a copy that cannot be made, as GNU cp does: its {@code -v} line first where GNU prints
+     * one, and for a copy of data, the source opened to read first (a FIFO waits for its writer there,
+     * as in GNU), so that an unreadable source is what is reported.
+     */
+    private void report(Path src, Path target, Stat st, SlashedTarget.Refusal r) {
+        EntryKind kind = new Entry(src, target, st, Placement.OPERAND).kind();
+        if (r.announced()) {
+            context.outcomes().starting(kind, src, target, null);
+        }
+        Diagnostic why = r.why();
+        if (r.opensSource()) {
+            try (java.nio.channels.FileChannel in = java.nio.channels.FileChannel.open(src, java.nio.file.StandardOpenOption.READ)) {
+                // readable: the copy's own failure is the one reported
+            } catch (IOException e) {
+                why = Diagnostic.of("cannot open {0} for reading", src, Diagnostic.reasonOf(e));
+            }
+        }
+        context.outcomes().failed(kind, src, target, why);
+    }
+
     private boolean refusedSlashed(Path src, Path target, Stat st) {
         SlashedTarget.Probe probe;
         String failure = "";
@@ -406,11 +449,7 @@ final class Operands {
         if (r == null) {
             return false;
         }
-        EntryKind kind = new Entry(src, target, st, Placement.OPERAND).kind();
-        if (r.announced()) {
-            context.outcomes().starting(kind, src, target, null);
-        }
-        context.outcomes().failed(kind, src, target, r.why());
+        report(src, target, st, r);
         return true;
     }
 
@@ -423,6 +462,9 @@ final class Operands {
         boolean follow = deref != Dereference.NEVER || PathBytes.hasTrailingSlash(src);
         Stat st;
         try {
+            if (empty(src)) {
+                throw new NoSuchFileException("");
+            }
             st = Stat.of(src, follow);
         } catch (IOException e) {
             context.outcomes().failed(EntryKind.UNKNOWN, src, target, Diagnostic.of("cannot stat {0}", src, Diagnostic.reasonOf(e)));
@@ -444,6 +486,10 @@ final class Operands {
             return;
         }
         if (!st.isDirectory() && PathBytes.hasTrailingSlash(target) && refusedSlashed(src, target, st)) {
+            return;
+        }
+        if (empty(target)) {
+            refuseEmpty(src, target, st);
             return;
         }
         boolean asCopy = !into && st.isDirectory() && (resumingCopy || Stat.lstatOrNull(target) == null);

@@ -19,27 +19,36 @@ class SlashedTargetTest {
 
     @ParameterizedTest(name = "{0} {1} {2}")
     @CsvSource(delimiter = '|', value = {
-        "file    | DATA           | ABSENT    | true  | cp: cannot create regular file 'd/': Not a directory |",
-        "file    | DATA           | DANGLING  | true  | cp: cannot create regular file 'd/': Not a directory |",
-        "file    | DATA           | FAILED    | false | cp: cannot stat 'd/': Not a directory |",
-        "file    | ATTRIBUTES_ONLY| ABSENT    | true  | cp: cannot create regular file 'd/': Not a directory |",
-        "file    | HARD_LINK      | ABSENT    | true  | cp: cannot create hard link 'd/' to 's': No such file or directory |",
-        "file    | HARD_LINK      | DANGLING  | true  | cp: cannot create hard link 'd/' to 's': File exists |",
-        "file    | SYMBOLIC_LINK  | DANGLING  | true  | cp: cannot create symbolic link 'd/' to 's': File exists |",
-        "symlink | DATA           | ABSENT    | true  | cp: cannot create symbolic link 'd/': No such file or directory |",
-        "symlink | DATA           | DANGLING  | true  | cp: cannot create symbolic link 'd/': File exists |",
-        "fifo    | DATA           | ABSENT    | true  | cp: cannot create fifo 'd/': No such file or directory |",
-        "fifo    | DATA           | DANGLING  | true  | cp: cannot create fifo 'd/': File exists |",
-        "device  | DATA           | ABSENT    | true  | cp: cannot create special file 'd/': No such file or directory |",
+        "file    | DATA           | ABSENT    | true  | true  | cp: cannot create regular file 'd/': Not a directory |",
+        "file    | DATA           | DANGLING  | true  | true  | cp: cannot create regular file 'd/': Not a directory |",
+        "file    | DATA           | FAILED    | false | false | cp: cannot stat 'd/': Not a directory |",
+        "file    | ATTRIBUTES_ONLY| ABSENT    | true  | true  | cp: cannot create regular file 'd/': Not a directory |",
+        "file    | HARD_LINK      | ABSENT    | true  | false | cp: cannot create hard link 'd/' to 's': No such file or directory |",
+        "file    | HARD_LINK      | DANGLING  | true  | false | cp: cannot create hard link 'd/' to 's': File exists |",
+        "file    | SYMBOLIC_LINK  | DANGLING  | true  | false | cp: cannot create symbolic link 'd/' to 's': File exists |",
+        "symlink | DATA           | ABSENT    | true  | false | cp: cannot create symbolic link 'd/': No such file or directory |",
+        "symlink | DATA           | DANGLING  | true  | false | cp: cannot create symbolic link 'd/': File exists |",
+        "fifo    | DATA           | ABSENT    | true  | false | cp: cannot create fifo 'd/': No such file or directory |",
+        "fifo    | DATA           | DANGLING  | true  | false | cp: cannot create fifo 'd/': File exists |",
+        "device  | DATA           | ABSENT    | true  | false | cp: cannot create special file 'd/': No such file or directory |",
         // -f (and -i for a hard link): GNU removes d/ to try again, and reports that failure.
-        "symlink | DATA           | DANGLING  | true  | cp: cannot create symbolic link 'd/': Not a directory          | -f",
-        "file    | HARD_LINK      | DANGLING  | true  | cp: cannot create hard link 'd/' to 's': Not a directory       | -i",
-        "file    | SYMBOLIC_LINK  | DANGLING  | true  | cp: cannot create symbolic link 'd/' to 's': Not a directory   | -f",
-        "file    | SYMBOLIC_LINK  | DANGLING  | true  | cp: cannot create symbolic link 'd/' to 's': File exists       | -i",
-        "fifo    | DATA           | DANGLING  | true  | cp: cannot create fifo 'd/': File exists                       | -f",
-        "symlink | DATA           | ABSENT    | true  | cp: cannot create symbolic link 'd/': No such file or directory | -f",
+        "symlink | DATA           | DANGLING  | true  | false | cp: cannot create symbolic link 'd/': Not a directory          | -f",
+        "file    | HARD_LINK      | DANGLING  | true  | false | cp: cannot create hard link 'd/' to 's': Not a directory       | -i",
+        "file    | SYMBOLIC_LINK  | DANGLING  | true  | false | cp: cannot create symbolic link 'd/' to 's': Not a directory   | -f",
+        "file    | SYMBOLIC_LINK  | DANGLING  | true  | false | cp: cannot create symbolic link 'd/' to 's': File exists       | -i",
+        "fifo    | DATA           | DANGLING  | true  | false | cp: cannot create fifo 'd/': File exists                       | -f",
+        "symlink | DATA           | ABSENT    | true  | false | cp: cannot create symbolic link 'd/': No such file or directory | -f",
+        // The empty destination "": every kind fails with ENOENT, a data copy after opening the source.
+        "file    | DATA           | EMPTY     | true  | true  | cp: cannot create regular file 'd/': No such file or directory |",
+        "file    | ATTRIBUTES_ONLY| EMPTY     | true  | true  | cp: cannot create regular file 'd/': No such file or directory |",
+        "file    | HARD_LINK      | EMPTY     | true  | false | cp: cannot create hard link 'd/' to 's': No such file or directory | -i",
+        "file    | SYMBOLIC_LINK  | EMPTY     | true  | false | cp: cannot create symbolic link 'd/' to 's': No such file or directory | -f",
+        "symlink | DATA           | EMPTY     | true  | false | cp: cannot create symbolic link 'd/': No such file or directory | -f",
+        "fifo    | DATA           | EMPTY     | true  | false | cp: cannot create fifo 'd/': No such file or directory |",
+        "device  | DATA           | EMPTY     | true  | false | cp: cannot create special file 'd/': No such file or directory |",
     })
-    void reportsAsGnuCpDoes(String kind, CopyMode mode, SlashedTarget.Probe probe, boolean announced, String message, String flags) {
+    void reportsAsGnuCpDoes(String kind, CopyMode mode, SlashedTarget.Probe probe, boolean announced, boolean opensSource, String message,
+            String flags) {
         int type = switch (kind.trim()) {
             case "symlink" -> Stat.S_IFLNK;
             case "fifo" -> Stat.S_IFIFO;
@@ -54,6 +63,7 @@ class SlashedTargetTest {
                 force, ask, probe,
                 probe == SlashedTarget.Probe.FAILED ? "Not a directory" : "");
         assertEquals(announced, r.announced());
+        assertEquals(opensSource, r.opensSource());
         assertEquals(message.trim(), "cp: " + r.why().format(ShellQuote::quote));
     }
 
