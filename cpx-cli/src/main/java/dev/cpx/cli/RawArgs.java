@@ -4,8 +4,6 @@ import dev.cpx.spi.support.PathBytes;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The command line as the kernel gave it. The JVM decodes {@code argv} with the platform charset,
@@ -24,23 +22,25 @@ final class RawArgs {
         }
         try {
             byte[] cmdline = Files.readAllBytes(Path.of("/proc/self/cmdline"));
-            List<byte[]> entries = new ArrayList<>();
-            int start = 0;
-            for (int i = 0; i < cmdline.length; i++) {
-                if (cmdline[i] == 0) {
-                    byte[] entry = new byte[i - start];
-                    System.arraycopy(cmdline, start, entry, 0, entry.length);
-                    entries.add(entry);
-                    start = i + 1;
+            // The last jvmArgs.length entries, found from the end (each ends with a NUL).
+            int[] starts = new int[jvmArgs.length + 1];
+            starts[jvmArgs.length] = cmdline.length;
+            int k = jvmArgs.length;
+            for (int i = cmdline.length - 2; i >= -1 && k > 0; i--) {
+                if (i < 0 || cmdline[i] == 0) {
+                    starts[--k] = i + 1;
                 }
             }
-            if (entries.size() < jvmArgs.length) {
+            if (k > 0 || cmdline.length == 0 || cmdline[cmdline.length - 1] != 0) {
                 return jvmArgs;
             }
             String[] raw = new String[jvmArgs.length];
-            int offset = entries.size() - jvmArgs.length;
             for (int i = 0; i < raw.length; i++) {
-                raw[i] = PathBytes.decode(entries.get(offset + i));
+                int from = starts[i];
+                int to = starts[i + 1] - 1;
+                // An ASCII argument is what the JVM made of it (most are): nothing to decode.
+                raw[i] = sameAscii(cmdline, from, to, jvmArgs[i]) ? jvmArgs[i]
+                        : PathBytes.decode(java.util.Arrays.copyOfRange(cmdline, from, to));
                 if (!sameArgument(raw[i], jvmArgs[i])) {
                     return jvmArgs;
                 }
@@ -49,6 +49,20 @@ final class RawArgs {
         } catch (IOException | RuntimeException e) {
             return jvmArgs;
         }
+    }
+
+    /** Whether {@code bytes[from, to)} are ASCII and the chars of {@code s}, one for one. */
+    private static boolean sameAscii(byte[] bytes, int from, int to, String s) {
+        if (to - from != s.length()) {
+            return false;
+        }
+        for (int i = from; i < to; i++) {
+            byte b = bytes[i];
+            if (b < 0 || b != s.charAt(i - from)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The JVM's decoding equals the raw one except where the JVM put replacement characters. */
