@@ -1,6 +1,7 @@
 package dev.cpx.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -192,5 +193,34 @@ class ClusterTest {
         Files.writeString(dir.resolve("one"), "1");
         assertEquals(0, Cli.cpx(dir, "--f", "--st", "one", "two").exit());
         assertEquals("1", Files.readString(dir.resolve("two")));
+    }
+
+    /**
+     * An empty operand names nothing, as on one machine (EmptyOperandTest): no plan copies into the
+     * working directory, whose files stay as they were, and each refusal is GNU's words.
+     */
+    @Test
+    void anEmptyOperandIsRefusedWhenPlanned() throws Exception {
+        Files.createDirectories(dir.resolve("elsewhere/src"));
+        Files.writeString(dir.resolve("elsewhere/src/y"), "new");
+        Files.writeString(dir.resolve("y"), "old");
+        String[][] cases = {
+            {"--plan=p1", "elsewhere/src/y", "", "cpx: cannot create regular file '': No such file or directory\n"},
+            {"--plan=p2", "-r", "elsewhere/src", "", "cpx: cannot create directory '': No such file or directory\n"},
+            {"--plan=p3", "-rT", "elsewhere/src", "", "cpx: cannot create directory '': No such file or directory\n"},
+            {"--plan=p4", "-r", "", "elsewhere/copy", "cpx: cannot stat '': No such file or directory\n"},
+            {"--plan=p5", "-r", "-t", "", "elsewhere/src", "cpx: target '': No such file or directory\n"},
+        };
+        for (String[] c : cases) {
+            String[] args = java.util.Arrays.copyOf(c, c.length - 1);
+            Cli.Result r = Cli.cpx(dir, args);
+            assertEquals(1, r.exit(), r::toString);
+            assertEquals(c[c.length - 1], r.err(), String.join(" ", args));
+            Cli.Result work = Cli.cpx(dir, "--work=" + c[0].substring("--plan=".length()));
+            assertEquals(1, work.exit(), work::toString);
+        }
+        assertEquals("old", Files.readString(dir.resolve("y")));
+        assertFalse(Files.exists(dir.resolve("src")), "nothing copied into the working directory");
+        assertFalse(Files.exists(dir.resolve("elsewhere/copy")));
     }
 }

@@ -7,6 +7,7 @@ import dev.cpx.api.CopyOptions;
 import dev.cpx.api.Dereference;
 import dev.cpx.api.OverwritePolicy;
 import dev.cpx.api.TargetMode;
+import dev.cpx.core.decide.SlashedTarget;
 import dev.cpx.core.fs.Stat;
 import dev.cpx.core.fs.TempNames;
 import dev.cpx.core.fs.Umask;
@@ -35,6 +36,8 @@ import java.util.Properties;
  * a chunk's weight being its share of all entries plus its share of all bytes.
  */
 public final class Planner {
+
+    private static final String NO_SUCH_FILE = "No such file or directory";
 
     /** What planning found and wrote. */
     public record Result(int chunks, long entries, long directories, long bytes, long largestChunkEntries,
@@ -213,17 +216,27 @@ public final class Planner {
 
     /** Where each operand goes, by GNU cp's reading of the destination operand. */
     private List<Path> targets() throws IOException {
-        Stat dest = Stat.statOrNull(destination);
+        for (Path s : sources) {
+            if (PathBytes.isEmpty(s)) {
+                throw new IOException("cannot stat '': " + NO_SUCH_FILE);
+            }
+        }
+        // An empty operand names nothing (the kernel's ENOENT), not the working directory as for Java.
+        boolean emptyDestination = PathBytes.isEmpty(destination);
+        Stat dest = emptyDestination ? null : Stat.statOrNull(destination);
         boolean into = switch (options.target()) {
             case DIRECTORY -> true;
             case NO_DIRECTORY -> false;
             case AUTO -> sources.size() > 1 || (dest != null && dest.isDirectory());
         };
         if (into && (dest == null || !dest.isDirectory())) {
-            throw new IOException("target " + PlanDirectory.show(destination) + " is not a directory");
+            throw new IOException("target " + PlanDirectory.show(destination) + (emptyDestination ? ": " + NO_SUCH_FILE : " is not a directory"));
         }
         if (!into && sources.size() > 1) {
             throw new IOException("extra operand " + PlanDirectory.show(sources.get(1)));
+        }
+        if (emptyDestination) {
+            throw new IOException(cannotMakeEmpty(sources.get(0)));
         }
         List<Path> targets = new ArrayList<>();
         for (Path s : sources) {
@@ -243,6 +256,22 @@ public final class Planner {
             targets.add(target);
         }
         return targets;
+    }
+
+    /** What GNU cp says of the one copy made as the empty destination {@code ""}, by what the source is. */
+    private String cannotMakeEmpty(Path source) throws IOException {
+        Stat st;
+        try {
+            st = Stat.of(source, followsOperand(source));
+        } catch (IOException e) {
+            throw new IOException("cannot stat " + PlanDirectory.show(source) + ": " + dev.cpx.api.Diagnostic.reasonOf(e));
+        }
+        if (st.isDirectory()) {
+            return options.recursive() ? "cannot create directory '': " + NO_SUCH_FILE
+                    : "-r not specified; omitting directory " + PlanDirectory.show(source);
+        }
+        return SlashedTarget.refusal(source, destination, st, options.mode(), options.recursive() && !options.copyContents(),
+                options.force(), false, SlashedTarget.Probe.EMPTY, NO_SUCH_FILE).why().format(dev.cpx.api.ShellQuote::quote);
     }
 
     /** A directory whose contents are still to be read, or (exit) to be listed once they are. */

@@ -353,7 +353,7 @@ final class Operands {
         String failure = NO_SUCH_FILE;
         try {
             // An empty operand names nothing (the kernel's ENOENT), not the working directory as for Java.
-            dest = empty(destination) ? null : Stat.stat(destination);
+            dest = PathBytes.isEmpty(destination) ? null : Stat.stat(destination);
         } catch (IOException e) {
             failure = Diagnostic.reasonOf(e);
         }
@@ -391,11 +391,6 @@ final class Operands {
      * A non-directory to a destination written with a trailing slash: never made, reported as GNU cp
      * reports it. False where that is a directory, which the usual checks refuse.
      */
-    /** Whether {@code path} is the empty operand {@code ""}, which names nothing. */
-    private static boolean empty(Path path) {
-        return PathBytes.of(path).length == 0;
-    }
-
     /**
      * The copy of {@code src} as the empty destination {@code ""}: it cannot be made, and GNU cp says so
      * as the system call that makes it does ({@code ENOENT}), for each kind of copy.
@@ -462,7 +457,7 @@ final class Operands {
         boolean follow = deref != Dereference.NEVER || PathBytes.hasTrailingSlash(src);
         Stat st;
         try {
-            if (empty(src)) {
+            if (PathBytes.isEmpty(src)) {
                 throw new NoSuchFileException("");
             }
             st = Stat.of(src, follow);
@@ -488,7 +483,7 @@ final class Operands {
         if (!st.isDirectory() && PathBytes.hasTrailingSlash(target) && refusedSlashed(src, target, st)) {
             return;
         }
-        if (empty(target)) {
+        if (PathBytes.isEmpty(target)) {
             refuseEmpty(src, target, st);
             return;
         }

@@ -133,6 +133,16 @@ public final class PathBytes {
         return Path.of(decode(bytes));
     }
 
+    /**
+     * Whether {@code path} is the empty path {@code ""}: Java resolves it as the working directory,
+     * the kernel as nothing ({@code ENOENT}), which is what an empty operand of cp names.
+     *
+     * @since 0.3.0
+     */
+    public static boolean isEmpty(Path path) {
+        return of(path).length == 0;
+    }
+
     /** Whether {@code path} was given with a trailing slash ({@code dir/}, not the root itself). */
     public static boolean hasTrailingSlash(Path path) {
         byte[] b = of(path);
