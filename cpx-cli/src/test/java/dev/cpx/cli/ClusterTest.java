@@ -197,7 +197,8 @@ class ClusterTest {
 
     /**
      * An empty operand names nothing, as on one machine (EmptyOperandTest): no plan copies into the
-     * working directory, whose files stay as they were, and each refusal is GNU's words.
+     * working directory, whose files stay as they were, and each refusal is GNU's words. A refused
+     * plan leaves no plan directory behind, so the corrected command can run.
      */
     @Test
     void anEmptyOperandIsRefusedWhenPlanned() throws Exception {
@@ -210,12 +211,14 @@ class ClusterTest {
             {"--plan=p3", "-rT", "elsewhere/src", "", "cpx: cannot create directory '': No such file or directory\n"},
             {"--plan=p4", "-r", "", "elsewhere/copy", "cpx: cannot stat '': No such file or directory\n"},
             {"--plan=p5", "-r", "-t", "", "elsewhere/src", "cpx: target '': No such file or directory\n"},
+            {"--plan=p6", "-r", "elsewhere/missing", "elsewhere/copy", "cpx: cannot stat 'elsewhere/missing': No such file or directory\n"},
         };
         for (String[] c : cases) {
             String[] args = java.util.Arrays.copyOf(c, c.length - 1);
             Cli.Result r = Cli.cpx(dir, args);
             assertEquals(1, r.exit(), r::toString);
             assertEquals(c[c.length - 1], r.err(), String.join(" ", args));
+            assertFalse(Files.exists(dir.resolve(c[0].substring("--plan=".length()))), "a refused plan leaves no plan directory");
             Cli.Result work = Cli.cpx(dir, "--work=" + c[0].substring("--plan=".length()));
             assertEquals(1, work.exit(), work::toString);
         }

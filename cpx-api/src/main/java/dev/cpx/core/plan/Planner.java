@@ -127,8 +127,19 @@ public final class Planner {
         if (sources.isEmpty()) {
             throw new IOException("missing file operand");
         }
-        prepare(planDir);
         List<Path> targets = targets();
+        boolean made = prepare(planDir);
+        try {
+            return write(planDir, targets, start);
+        } catch (IOException | RuntimeException e) {
+            // A plan refused while it is written (a source that cannot be read, -r missing) leaves
+            // nothing behind: the same command can be run again once it is corrected.
+            discard(planDir, made);
+            throw e;
+        }
+    }
+
+    private Result write(Path planDir, List<Path> targets, long start) throws IOException {
         Properties p = new Properties();
         p.setProperty("version", Integer.toString(PlanDirectory.VERSION));
         p.setProperty("operands", Integer.toString(sources.size()));
@@ -175,9 +186,13 @@ public final class Planner {
         return new Result(chunks.size(), entries, directories, bytes, maxEntries, maxBytes, System.nanoTime() - start);
     }
 
-    /** Makes the plan directory (mode 0700) and its parts; an existing one must be empty and ours. */
-    private static void prepare(Path planDir) throws IOException {
-        if (Stat.lstatOrNull(planDir) == null) {
+    /**
+     * Makes the plan directory (mode 0700) and its parts; an existing one must be empty and ours.
+     * Returns whether the plan directory itself was made here.
+     */
+    private static boolean prepare(Path planDir) throws IOException {
+        boolean made = Stat.lstatOrNull(planDir) == null;
+        if (made) {
             Files.createDirectory(planDir, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
                     java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
         } else {
@@ -192,6 +207,23 @@ public final class Planner {
         for (String d : PlanDirectory.PARTS) {
             Files.createDirectory(planDir.resolve(d));
             Files.setAttribute(planDir.resolve(d), "unix:mode", 0700);
+        }
+        return made;
+    }
+
+    /**
+     * Removes what {@link #write} put in the plan directory, which was empty (or not there: then it
+     * goes too). Best effort: the refusal is what is reported.
+     */
+    private static void discard(Path planDir, boolean made) {
+        try (java.util.stream.Stream<Path> all = Files.walk(planDir)) {
+            for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                if (made || !p.equals(planDir)) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // what is left says the directory is not empty next time, naming it
         }
     }
 
