@@ -196,6 +196,10 @@ def case(seed, cpx, work, copies=False):
     # cases of earlier seeds stay what they were otherwise).
     spell = random.Random(seed * 13 + 5)
     leading, trailing = respell(argv, spell) if spell.random() < 0.5 else (argv, [])
+    # One case in twenty has an empty operand ("$dest" unset): as the destination, or among the
+    # sources. The whole scene is compared then, as a wrong reading copies into the working directory.
+    empties = random.Random(seed * 17 + 3)
+    empty = empties.choice(["destination", "source"]) if empties.random() < 0.05 else None
     results = []
     for side, program in (("gnu", "/usr/bin/cp"), ("cpx", cpx)):
         scene = os.path.join(work, str(seed), side)
@@ -257,7 +261,12 @@ def case(seed, cpx, work, copies=False):
             # Relative sources can only be linked into the working directory.
             names = [os.path.join(scene, n) for n in names]
         target = "D/" if dest_slash else "D"
-        args = leading + (names[:1] if "-T" in argv else names) + [target] + trailing
+        operands = names[:1] if "-T" in argv else list(names)
+        if empty == "destination":
+            target = ""
+        elif empty == "source":
+            operands.insert(random.Random(seed).randint(0, len(operands)), "")
+        args = leading + operands + [target] + trailing
         if user:
             subprocess.run(["chown", "-R", "-h", f"{USER[0]}:{USER[1]}", scene], check=True)
         before = [snapshot(os.path.join(scene, n.rstrip("/")), scene) for n in names]
@@ -269,6 +278,9 @@ def case(seed, cpx, work, copies=False):
         if not file_operands and recursive:
             err = "\n".join(sorted(err.split("\n")))
         tree = snapshot(os.path.join(scene, "Dreal" if destination == "link to dir" else "D"), scene)
+        if empty:
+            # The whole scene, working directory included.
+            tree = snapshot(scene, scene)
         results.append({"exit": rc, "stdout": out, "stderr": err, "tree": tree, "sources unchanged": before == after})
     return args + (["(unprivileged)"] if user else []), destination, results[0], results[1]
 
