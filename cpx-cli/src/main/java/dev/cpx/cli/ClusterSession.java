@@ -46,6 +46,13 @@ final class ClusterSession {
             throw usage(steps == 0 ? "--chunks, --lease and --split-size go with --plan"
                     : "only one of --plan, --work, --finish and --status at a time");
         }
+        String dir = cluster.plan != null ? cluster.plan : cluster.work != null ? cluster.work
+                : cluster.finish != null ? cluster.finish : cluster.status;
+        if (dir.isEmpty()) {
+            // An empty name is no directory (the kernel's ENOENT), not the working directory as for Java.
+            output.err(program + ": plan directory '': No such file or directory");
+            return 1;
+        }
         try {
             if (cluster.plan != null) {
                 return plan(cpx, options, sources, destination);

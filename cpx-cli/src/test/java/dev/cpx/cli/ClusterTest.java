@@ -222,6 +222,15 @@ class ClusterTest {
             Cli.Result work = Cli.cpx(dir, "--work=" + c[0].substring("--plan=".length()));
             assertEquals(1, work.exit(), work::toString);
         }
+        for (String step : List.of("--plan=", "--work=", "--finish=", "--status=")) {
+            Path empty = Files.createDirectories(dir.resolve("empty" + step.substring(2, 6)));
+            Cli.Result r = step.equals("--plan=") ? Cli.cpx(empty, step, "-r", "../elsewhere/src", "../elsewhere/copy") : Cli.cpx(empty, step);
+            assertEquals(1, r.exit(), r::toString);
+            assertEquals("cpx: plan directory '': No such file or directory\n", r.err(), step);
+            try (var left = Files.list(empty)) {
+                assertEquals(0, left.count(), "no plan written into the working directory: " + step);
+            }
+        }
         assertEquals("old", Files.readString(dir.resolve("y")));
         assertFalse(Files.exists(dir.resolve("src")), "nothing copied into the working directory");
         assertFalse(Files.exists(dir.resolve("elsewhere/copy")));
