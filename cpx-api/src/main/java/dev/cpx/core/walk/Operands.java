@@ -388,10 +388,6 @@ final class Operands {
     }
 
     /**
-     * A non-directory to a destination written with a trailing slash: never made, reported as GNU cp
-     * reports it. False where that is a directory, which the usual checks refuse.
-     */
-    /**
      * The copy of {@code src} as the empty destination {@code ""}: it cannot be made, and GNU cp says so
      * as the system call that makes it does ({@code ENOENT}), for each kind of copy.
      */
@@ -426,6 +422,10 @@ final class Operands {
         context.outcomes().failed(kind, src, target, why);
     }
 
+    /**
+     * A non-directory to a destination written with a trailing slash: never made, reported as GNU cp
+     * reports it. False where that is a directory, which the usual checks refuse.
+     */
     private boolean refusedSlashed(Path src, Path target, Stat st) {
         SlashedTarget.Probe probe;
         String failure = "";
