@@ -9,6 +9,7 @@ import dev.cpx.core.decide.Backups;
 import dev.cpx.core.decide.DestinationCheck;
 import dev.cpx.core.decide.Entry;
 import dev.cpx.core.decide.JustCreated;
+import dev.cpx.spi.FileStatus;
 import dev.cpx.core.decide.Placement;
 import dev.cpx.core.decide.ResumeRule;
 import dev.cpx.core.fs.Stat;
@@ -93,6 +94,20 @@ public final class Destinations {
     void made(Entry e) {
         if (e.operand()) {
             justCreated.recordMade(e.target());
+        }
+    }
+
+    /** Whether {@link #made(Entry, FileStatus)} wants the made file's status: {@code e} is an operand recorded. */
+    boolean recordsMade(Entry e) {
+        return e.operand() && justCreated.enabled();
+    }
+
+    /** {@link #made(Entry)}, the file made being {@code made} (its status through its descriptor; null: look it up by name). */
+    void made(Entry e, FileStatus made) {
+        if (made == null) {
+            made(e);
+        } else if (e.operand()) {
+            justCreated.recordMade(e.target(), made.dev(), made.ino());
         }
     }
 

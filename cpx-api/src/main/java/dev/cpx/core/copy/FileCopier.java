@@ -18,6 +18,7 @@ import dev.cpx.spi.CloneResult;
 import dev.cpx.spi.CopyProgress;
 import dev.cpx.spi.CopyRequest;
 import dev.cpx.spi.Descriptors;
+import dev.cpx.spi.FileStatus;
 import dev.cpx.spi.SparseMode;
 import dev.cpx.spi.support.DescriptorChannel;
 import dev.cpx.spi.support.PathBytes;
@@ -415,6 +416,7 @@ public final class FileCopier {
 
         @Override
         public void run() {
+            FileStatus made = destinations.recordsMade(e) ? complete.status() : null;
             try {
                 complete.publish(at);
             } catch (IOException x) {
@@ -424,7 +426,7 @@ public final class FileCopier {
                 named.accept(null);
                 return;
             }
-            destinations.made(e);
+            destinations.made(e, made);
             context.outcomes().copied(EntryKind.FILE, e.source(), e.target(), bytes, backup, replaced);
             named.accept(at);
         }

@@ -1,6 +1,7 @@
 package dev.cpx.core.copy;
 
 import dev.cpx.core.fs.Effects;
+import dev.cpx.spi.FileStatus;
 import dev.cpx.spi.support.FileDescriptors;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -70,6 +71,21 @@ final class NewFile {
     void finishWriting() throws IOException {
         if (temp != null) {
             channel.close();
+        }
+    }
+
+    /**
+     * The file's status through its open descriptor, before {@link #publish} closes it: an unnamed
+     * file made relative to its open directory; null for the others (their names are looked up).
+     */
+    FileStatus status() {
+        if (place == null || temp != null || atFinalName) {
+            return null;
+        }
+        try {
+            return place.directories().descriptors().status(FileDescriptors.of(channel));
+        } catch (IOException | RuntimeException e) {
+            return null;
         }
     }
 

@@ -47,6 +47,11 @@ public final class JustCreated {
         enabled = on;
     }
 
+    /** Whether records are kept: {@link #recordMade} does something. */
+    public boolean enabled() {
+        return enabled;
+    }
+
     /** Records that an operand made {@code target}, when records are kept. */
     public void recordMade(Path target) {
         if (!enabled) {
@@ -54,11 +59,22 @@ public final class JustCreated {
         }
         try {
             Stat st = Stat.lstat(target);
-            synchronized (this) {
-                made.computeIfAbsent(new Inode(st.dev(), st.ino()), k -> new ArrayList<>()).add(target);
-            }
+            recordMade(target, st.dev(), st.ino());
         } catch (IOException e) {
             // Gone already: nothing to protect.
+        }
+    }
+
+    /**
+     * Records that an operand made {@code target}, the file {@code dev}/{@code ino} (read through the
+     * descriptor it was written by, not looked up again by its name), when records are kept.
+     */
+    public void recordMade(Path target, long dev, long ino) {
+        if (!enabled) {
+            return;
+        }
+        synchronized (this) {
+            made.computeIfAbsent(new Inode(dev, ino), k -> new ArrayList<>()).add(target);
         }
     }
 

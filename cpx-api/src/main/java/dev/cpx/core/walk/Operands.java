@@ -488,9 +488,11 @@ final class Operands {
             return;
         }
         boolean asCopy = !into && st.isDirectory() && (resumingCopy || Stat.lstatOrNull(target) == null);
-        Path parent = PathBytes.withoutTrailingSlashes(target).toAbsolutePath().getParent();
-        if (parent != null) {
-            touchedDirectories.add(parent);
+        if (context.options().fsync()) {
+            Path parent = PathBytes.withoutTrailingSlashes(target).toAbsolutePath().getParent();
+            if (parent != null) {
+                touchedDirectories.add(parent);
+            }
         }
         Entry e = new Entry(src, target, st, Placement.OPERAND);
         // A file's destination is decided (asked about, its -v line printed) by its copy's task: the next

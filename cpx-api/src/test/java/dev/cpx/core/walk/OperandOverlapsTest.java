@@ -53,6 +53,14 @@ class OperandOverlapsTest {
         assertEquals(want, earlier().touching(key(source), key(target)));
     }
 
+    @ParameterizedTest(name = "{0}: {1}")
+    @CsvSource({"/, ''", "/a, /", "/a/b, /a", "/ab/cd/e, /ab/cd", "/ab/cd, /ab"})
+    void aParentIsThePathsBytesUpToItsLastSlash(String path, String parent) {
+        byte[] bytes = path.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        assertEquals(parent.length(), OperandOverlaps.parent(bytes, bytes.length));
+        assertEquals(Path.of(path).getParent() == null ? "" : Path.of(path).getParent().toString(), parent);
+    }
+
     @Test
     void findsWhatComparingEveryPairFinds() {
         Random random = new Random(7);
