@@ -29,7 +29,7 @@ class ArchiveIT {
         assertEquals(new TreeSet<>(java.util.List.of("cpx-api-" + Dist.VERSION + ".jar", "cpx-cli-" + Dist.VERSION + ".jar",
                 "cpx-engine-ffm-" + Dist.VERSION + ".jar", "cpx-engine-native-" + Dist.VERSION + ".jar", "cpx-engine-nio-" + Dist.VERSION + ".jar",
                 "cpx-picocli-" + Dist.VERSION + ".jar", "cpx.jlink-args", "cpx.jvm-args", "cpx.jvm-opens", "cpx.jvm-aot", "cpx-archive.sh", "native",
-                "jline-native-3.24.1.jar", "jline-terminal-3.24.1.jar", "jline-terminal-jna-3.24.1.jar", "jna-5.19.1.jar",
+                "jline-native-3.24.1.jar", "jline-terminal-3.24.1.jar", "jline-terminal-jna-3.24.1.jar", "jna-5.17.0.jar",
                 "progressbar-0.10.1.jar")), names(root.resolve("lib")),
                 "lib/ holds cpx, its runtime dependencies (picocli as cpx-picocli, compiled for class data sharing), the JVM "
                         + "flags, install's jlink arguments and JNA's native part only (no build-time generator, no example plugin)");
