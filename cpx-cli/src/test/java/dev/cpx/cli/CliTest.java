@@ -236,6 +236,46 @@ class CliTest {
         assertEquals("2", Files.readString(t.resolve("two")));
     }
 
+    /**
+     * Many small file operands (more than cpx lets wait to be written while the next are decided),
+     * with a missing one and a directory without -r among them: every file copied, the -v lines and
+     * messages GNU cp's, in its order, and the exit status its.
+     */
+    @ParameterizedTest(name = "engine={0}")
+    @ValueSource(strings = {"native", "nio"})
+    void manyFileOperandsAreDecidedInOrderAndAllWritten(String engine) throws Exception {
+        assumeTrue(Files.isExecutable(Cli.GNU_CP), "GNU cp missing: comparison skipped");
+        Path src = Files.createDirectory(dir.resolve("src"));
+        List<String> args = new ArrayList<>(List.of("-v"));
+        for (int i = 0; i < 300; i++) {
+            String name = String.format("f%03d", i);
+            Files.write(src.resolve(name), ("x".repeat(i * 7 % 5000)).getBytes(StandardCharsets.US_ASCII));
+            args.add("src/" + name);
+            if (i == 150) {
+                args.add("src/missing");
+            } else if (i == 200) {
+                Files.createDirectory(src.resolve("d"));
+                args.add("src/d");
+            }
+        }
+        Files.createDirectory(dir.resolve("g"));
+        Files.createDirectory(dir.resolve("c"));
+        List<String> gnuArgs = new ArrayList<>(args);
+        gnuArgs.add("g");
+        List<String> cpxArgs = new ArrayList<>(args);
+        cpxArgs.add(0, "--engine=" + engine);
+        cpxArgs.add("c");
+        Cli.Result gnu = Cli.gnu(dir, gnuArgs.toArray(String[]::new));
+        Cli.Result cpx = Cli.cpx(dir, cpxArgs.toArray(String[]::new));
+        assertEquals(gnu.exit(), cpx.exit(), cpx::toString);
+        assertEquals(gnu.out().replace(" -> 'g/", " -> 'c/"), cpx.out());
+        assertEquals(gnu.err().replace(Cli.GNU_CP + ":", "cpx:"), cpx.err());
+        for (int i = 0; i < 300; i++) {
+            String name = String.format("f%03d", i);
+            assertArrayEquals(Files.readAllBytes(src.resolve(name)), Files.readAllBytes(dir.resolve("c").resolve(name)), name);
+        }
+    }
+
     @Test
     void copiesWithoutTheJvmFlagsItPrefers() throws Exception {
         // Embedded without --add-opens on a JDK where the private fields cannot be read either (JDK 24+,

@@ -79,7 +79,7 @@ public final class FileCopier {
      * it when that turn has come.
      */
     public void copy(Entry e, Naming naming, Consumer<Path> named) {
-        copy(e, naming, named, null, null, NOTHING);
+        copy(e, naming, named, null, null, NOTHING, null);
     }
 
     /**
@@ -89,7 +89,7 @@ public final class FileCopier {
      * not where nothing is copied (skipped, refused, cancelled): the caller tells it once this returns.
      */
     public void copy(Entry e, Naming naming, Consumer<Path> named, Runnable decided) {
-        copy(e, naming, named, null, null, decided);
+        copy(e, naming, named, null, null, decided, null);
     }
 
     /** No one to tell that a decision was made. */
@@ -138,6 +138,18 @@ public final class FileCopier {
      */
     public Left copyAt(Place place, Path source, Path target, Naming naming, long smallerThan,
             LongPredicate byPathsWithLinks, Placement placement, Runnable decided) {
+        return copyAt(place, source, target, naming, smallerThan, byPathsWithLinks, placement, decided, null);
+    }
+
+    /**
+     * {@link #copyAt(Place, Path, Path, Naming, long, LongPredicate, Placement, Runnable)}, a new
+     * file's data, attributes and name (what follows {@code decided}) handed to {@code handOn} to be
+     * run later, on any thread (null: here): an operand's copy while the next operands are decided.
+     * What is handed on holds the open source and the file's directories ({@link Place}), retained
+     * until it has run.
+     */
+    public Left copyAt(Place place, Path source, Path target, Naming naming, long smallerThan,
+            LongPredicate byPathsWithLinks, Placement placement, Runnable decided, Consumer<Runnable> handOn) {
         Descriptors descriptors = place.directories().descriptors();
         if (!placement.absent() && context.options().update()
                 && keptUnopened(place, source, target, naming, smallerThan, byPathsWithLinks, placement, decided)) {
@@ -171,7 +183,7 @@ public final class FileCopier {
         }
         context.counters().filesFound.increment();
         context.counters().bytesFound.add(st.size());
-        copy(e, naming, UNHEARD, in, place, decided);
+        copy(e, naming, UNHEARD, in, place, decided, handOn);
         return null;
     }
 
@@ -213,7 +225,8 @@ public final class FileCopier {
      * {@link #copy(Entry, Naming, Consumer)} of a source already open ({@code opened}, closed here;
      * null: opened here by its path), made relative to {@code place} when it is given.
      */
-    private void copy(Entry e, Naming naming, Consumer<Path> named, FileChannel opened, Place place, Runnable decided) {
+    private void copy(Entry e, Naming naming, Consumer<Path> named, FileChannel opened, Place place, Runnable decided,
+            Consumer<Runnable> handOn) {
         try {
             if (context.cancelled()) {
                 naming.skip();
@@ -249,8 +262,12 @@ public final class FileCopier {
                         // Made where a dangling symlink points (POSIXLY_CORRECT), else at the destination.
                         FileChannel in = opened;
                         opened = null;
-                        create(e, naming, d.backup(), d.replaced(), named, in, d.createAt(),
-                                d.createAt() == null ? place : null);
+                        if (handOn != null && d.createAt() == null && place != null) {
+                            handOn(e, naming, d, named, in, place, handOn);
+                        } else {
+                            create(e, naming, d.backup(), d.replaced(), named, in, d.createAt(),
+                                    d.createAt() == null ? place : null);
+                        }
                     } else {
                         // --dry-run: say what would be done, read and write nothing.
                         naming.skip();
@@ -265,6 +282,19 @@ public final class FileCopier {
             closeQuietly(opened);
             context.counters().filesDone.increment();
         }
+    }
+
+    /** Hands the rest of a decided new file's copy to {@code handOn}, holding {@code place}'s directories for it. */
+    private void handOn(Entry e, Naming naming, Destinations.Decision d, Consumer<Path> named, FileChannel in, Place place,
+            Consumer<Runnable> handOn) {
+        place.directories().retain();
+        handOn.accept(() -> {
+            try {
+                create(e, naming, d.backup(), d.replaced(), named, in, null, place);
+            } finally {
+                place.directories().release();
+            }
+        });
     }
 
     /**

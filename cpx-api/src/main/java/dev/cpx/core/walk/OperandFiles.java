@@ -11,6 +11,7 @@ import dev.cpx.core.run.Outcomes;
 import dev.cpx.core.run.Task;
 import dev.cpx.spi.support.PathBytes;
 import java.nio.file.Path;
+import java.util.function.Consumer;
 
 /**
  * Regular-file operands copied into a directory relative to open directories, as a directory's
@@ -33,10 +34,15 @@ final class OperandFiles {
     private Path targetDirectory;
     /** Open for the operands in {@link #sourceDirectory}; this holds one reference, each file's task one. */
     private DirectoryPair pair;
+    /** Whether a small file's write is handed on once decided ({@link HandedOn}); else it is written before the next operand starts. */
+    private final boolean handsOn;
+    private final HandedOn writes;
 
-    OperandFiles(Dispatch dispatch, Outcomes outcomes) {
+    OperandFiles(Dispatch dispatch, Outcomes outcomes, boolean handsOn) {
         this.dispatch = dispatch;
         this.outcomes = outcomes;
+        this.handsOn = handsOn;
+        this.writes = new HandedOn(outcomes);
     }
 
     /**
@@ -66,8 +72,15 @@ final class OperandFiles {
             return false;
         }
         pair.retain();
-        Dispatch.start(parent, new Copy(parent, e, pair, PathBytes.of(name), prefix, into, decided), dispatch.ownTask(e, decided));
+        boolean ownTask = dispatch.ownTask(e, decided);
+        Dispatch.start(parent, new Copy(parent, e, pair, PathBytes.of(name), prefix, into, decided,
+                handsOn && !ownTask), ownTask);
         return true;
+    }
+
+    /** What runs when the operands stop starting on this thread: the writes handed on and not yet taken, here. */
+    void idle() {
+        writes.drain();
     }
 
     /** Lets go of the directories held for the operands (their files' tasks keep them until done). */
@@ -81,17 +94,22 @@ final class OperandFiles {
     }
 
     /** One operand's copy; what {@link FileCopier#copyAt} leaves goes on by its paths. */
-    private final class Copy extends Task {
+    private final class Copy extends Task implements Consumer<Runnable> {
         private final Entry entry;
         private final DirectoryPair dirs;
         private final byte[] name;
         private final Path from;
         private final Path into;
         private final Runnable decided;
+        private final Task operand;
+        /** Whether the write is handed on once decided ({@link #accept}). */
+        private final boolean handOn;
 
-        Copy(Task parent, Entry entry, DirectoryPair dirs, byte[] name, Path from, Path into, Runnable decided) {
+        Copy(Task parent, Entry entry, DirectoryPair dirs, byte[] name, Path from, Path into, Runnable decided, boolean handOn) {
             super(parent, outcomes);
+            this.operand = parent;
             this.decided = decided;
+            this.handOn = handOn;
             this.entry = entry;
             this.dirs = dirs;
             this.name = name;
@@ -105,7 +123,7 @@ final class OperandFiles {
             try {
                 try {
                     left = dispatch.files().copyAt(new Place(dirs, name), from, into, Naming.IMMEDIATE,
-                            Dispatch.NAMED_OUT_OF_TURN, dispatch.linksTracked, Placement.OPERAND, decided);
+                            Dispatch.NAMED_OUT_OF_TURN, dispatch.linksTracked, Placement.OPERAND, decided, handOn ? this : null);
                 } finally {
                     dirs.release();
                 }
@@ -118,6 +136,12 @@ final class OperandFiles {
                     decided.run();
                 }
             }
+        }
+
+        /** The decided file's write, handed on: its operand completes once it has run. */
+        @Override
+        public void accept(Runnable write) {
+            writes.handOn(operand, write, entry.source());
         }
 
         @Override

@@ -24,6 +24,8 @@ final class OperandTask extends Task {
     private final Path targetKey;
     private final Runnable start;
     private final Runnable then;
+    /** Run by the thread once the operands stop starting on it (the next is not ready): see {@link #execute}. */
+    private final Runnable idle;
     /** Guarded by the root: operands started after this one that wait for it. */
     private final List<OperandTask> waiters = new ArrayList<>();
     private int waitingFor;
@@ -45,11 +47,12 @@ final class OperandTask extends Task {
      * @param start the operand's work (what it spawns completes before it does)
      * @param done what follows once everything of it is done, before a later operand waiting for it starts
      */
-    OperandTask(Task parent, Outcomes outcomes, Path source, Path target, Runnable start, Runnable done) {
+    OperandTask(Task parent, Outcomes outcomes, Path source, Path target, Runnable start, Runnable done, Runnable idle) {
         super(parent, outcomes);
         this.source = source;
         this.start = start;
         this.then = done;
+        this.idle = idle;
         this.sourceKey = OperandOverlaps.key(source);
         this.targetKey = OperandOverlaps.key(target);
     }
@@ -99,6 +102,9 @@ final class OperandTask extends Task {
             next = t.handBack;
             t.handBack = null;
         }
+        // What the operands started here left to be done without holding up the next (handed-on
+        // writes) is done now, here, unless a worker has taken it: the next operand may wait for it.
+        idle.run();
     }
 
     /**

@@ -70,6 +70,9 @@ final class Operands {
     private boolean resumingCopy;
     /** Regular-file operands copied into a directory relative to open directories; null: by their paths. */
     private final OperandFiles operandFiles;
+    /** What a thread does when the operands stop starting on it ({@link OperandFiles#idle}). */
+    private final Runnable idle;
+    private static final Runnable NOTHING = () -> { };
     /** The directory the operands are copied into (as given, without trailing slashes), or the destination. */
     private Path destinationDirectory;
     /** Directories that got new entries from the operands themselves, synced at the end with --fsync. */
@@ -83,8 +86,11 @@ final class Operands {
         this.justCreated = justCreated;
         this.resumeMarker = resumeMarker;
         this.root = root;
+        // Small files' writes handed on once decided, unless questions are asked (-i): one is answered
+        // before the file asked about is written, and its errors come before the next question.
         this.operandFiles = dispatch.operandFilesAt() && !context.options().parents()
-                ? new OperandFiles(dispatch, context.outcomes()) : null;
+                ? new OperandFiles(dispatch, context.outcomes(), context.options().overwrite() != OverwritePolicy.ASK) : null;
+        this.idle = operandFiles == null ? NOTHING : operandFiles::idle;
     }
 
     void start(List<Path> sources, Path operand) {
@@ -140,7 +146,7 @@ final class Operands {
                 }
                 startOne(self[0], source, target, into);
             };
-            self[0] = new OperandTask(root, context.outcomes(), source, target, start, () -> reprotect(parents));
+            self[0] = new OperandTask(root, context.outcomes(), source, target, start, () -> reprotect(parents), idle);
             // As GNU cp, which copies operands one at a time: this one sees the earlier ones' results.
             // With --parents, operands make and set directories they may share: one after the other.
             self[0].after(root, started, last, context.options().parents());
