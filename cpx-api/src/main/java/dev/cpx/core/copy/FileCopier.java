@@ -288,13 +288,39 @@ public final class FileCopier {
     private void handOn(Entry e, Naming naming, Destinations.Decision d, Consumer<Path> named, FileChannel in, Place place,
             Consumer<Runnable> handOn) {
         place.directories().retain();
-        handOn.accept(() -> {
+        handOn.accept(new HandedOnWrite(e, naming, d, named, in, place));
+    }
+
+    /**
+     * A decided new file's write, run where it was handed on; it lets go of its directories after.
+     * A class rather than a lambda, as {@link Publication}: a capturing lambda per file is a call
+     * into the VM where C1 compiles.
+     */
+    private final class HandedOnWrite implements Runnable {
+        private final Entry e;
+        private final Naming naming;
+        private final Destinations.Decision d;
+        private final Consumer<Path> named;
+        private final FileChannel in;
+        private final Place place;
+
+        HandedOnWrite(Entry e, Naming naming, Destinations.Decision d, Consumer<Path> named, FileChannel in, Place place) {
+            this.e = e;
+            this.naming = naming;
+            this.d = d;
+            this.named = named;
+            this.in = in;
+            this.place = place;
+        }
+
+        @Override
+        public void run() {
             try {
                 create(e, naming, d.backup(), d.replaced(), named, in, null, place);
             } finally {
                 place.directories().release();
             }
-        });
+        }
     }
 
     /**
