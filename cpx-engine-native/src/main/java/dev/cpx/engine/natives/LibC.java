@@ -28,6 +28,7 @@ final class LibC {
     static final byte[] EMPTY_PATH = {0};
 
     static {
+        FfiTypeOrder.give();
         Native.register(LibC.class, NativeLibrary.getInstance(LIBRARY));
     }
 
