@@ -24,8 +24,8 @@ final class ClusterOptions implements Specs.Target {
     boolean chunksGiven;
     boolean leaseGiven;
 
-    CommandSpec spec() {
-        CommandSpec s = CommandSpec.wrapWithoutInspection(this, LazyFactory.INSTANCE);
+    /** Adds these options to the command's model {@code s}, in code (see {@link Specs}). */
+    void addTo(CommandSpec s) {
         s.addOption(Specs.value(this, "DIR", "Copy nothing: walk the SOURCEs and write a plan of the copy into DIR (new or "
                 + "empty), for workers on many nodes (--work); see docs/cluster.md.", "--plan"));
         s.addOption(Specs.integer(this, "N", "With --plan: cut the plan into about N chunks (default "
@@ -40,7 +40,6 @@ final class ClusterOptions implements Specs.Target {
                 + "one summary (--json).", "--finish"));
         s.addOption(Specs.value(this, "DIR", "Show the chunks to do, claimed, done and failed of the plan in DIR, with rate "
                 + "and time left.", "--status"));
-        return s;
     }
 
     @Override

@@ -22,9 +22,8 @@ public final class CopyControlOptions implements Specs.Target {
     boolean dryRun;
     boolean fsync;
 
-    /** picocli's model of these options, in code (see {@link Specs}). */
-    CommandSpec spec() {
-        CommandSpec s = CommandSpec.wrapWithoutInspection(this, LazyFactory.INSTANCE);
+    /** Adds these options to the command's model {@code s}, in code (see {@link Specs}). */
+    void addTo(CommandSpec s) {
         s.addOption(Specs.flag(this, "Finish an interrupted copy: skip destination files that are complete (same size and "
                 + "time), continue partial large files, and go on into a destination that was being made as the copy.",
                 "--resume"));
@@ -36,7 +35,6 @@ public final class CopyControlOptions implements Specs.Target {
                 "-e", "--exclude"));
         s.addOption(Specs.value(this, "FILE", "Read exclude patterns from FILE, one per line; blank lines and lines starting "
                 + "with # are ignored.", "--exclude-from"));
-        return s;
     }
 
     @Override

@@ -67,9 +67,8 @@ public final class CpOptions implements Specs.Target {
     private static final String[] ATTRIBUTE_WORDS = {"mode", "timestamps", "ownership", "links", "context", "xattr", "all"};
     private static final String[] ATTRIBUTE_MEANINGS = ATTRIBUTE_WORDS;
 
-    /** picocli's model of these options, in code (see {@link Specs}); GNU's order and words. */
-    CommandSpec spec() {
-        CommandSpec s = CommandSpec.wrapWithoutInspection(this, LazyFactory.INSTANCE);
+    /** Adds these options to the command's model {@code s}, in code (see {@link Specs}); GNU's order and words. */
+    void addTo(CommandSpec s) {
         s.addOption(Specs.flag(this, "Copy directories recursively.", "-r", "-R", "--recursive"));
         s.addOption(Specs.flag(this, "Same as -dR --preserve=all.", "-a", "--archive"));
         s.addOption(Specs.flag(this, "Same as --no-dereference --preserve=links.", "-d"));
@@ -107,7 +106,6 @@ public final class CpOptions implements Specs.Target {
         s.addOption(Specs.optional(this, "CTX", "Like -Z, or if CTX is specified then set the SELinux or SMACK security "
                 + "context to CTX.", "--context"));
         s.addOption(Specs.flag(this, "Explain what is being done.", "-v", "--verbose"));
-        return s;
     }
 
     /** One occurrence of an option, in command-line order: GNU's rules for each. */

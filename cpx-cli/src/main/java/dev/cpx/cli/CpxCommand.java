@@ -21,8 +21,11 @@ import picocli.CommandLine.ParameterException;
 /**
  * {@code cpx [OPTION]... SOURCE... DEST}: copy like GNU cp, in parallel, with a chosen engine. Its
  * picocli model is built in code by {@link #spec()} (no annotations: see {@link Specs}), from the
- * option groups {@link CpOptions} (GNU cp's), {@link EngineOptions}, {@link CopyControlOptions} and
- * {@link OutputOptions} (cpx's own), each a mixin.
+ * option groups {@link CpOptions} (GNU cp's), {@link EngineOptions}, {@link CopyControlOptions},
+ * {@link OutputOptions} and {@link ClusterOptions} (cpx's own). Each group adds its options to this
+ * one model rather than being a picocli mixin: a mixin is a {@code CommandSpec} of its own, and each
+ * compiles picocli's four negatable-option patterns as it is made (five mixins: 5-14 ms of CPU at
+ * every start, docs/performance.md).
  */
 public final class CpxCommand implements Callable<Integer>, Specs.Target {
 
@@ -35,7 +38,7 @@ public final class CpxCommand implements Callable<Integer>, Specs.Target {
     boolean debug;
     List<String> operands = new ArrayList<>();
 
-    /** This command's model: name, usage text, the mixins, its own options and the operands. */
+    /** This command's model: name, usage text, the groups' options, its own options and the operands. */
     public CommandSpec spec() {
         CommandSpec s = CommandSpec.wrapWithoutInspection(this, LazyFactory.INSTANCE);
         s.name("cpx");
@@ -51,11 +54,11 @@ public final class CpxCommand implements Callable<Integer>, Specs.Target {
                         "", "Mandatory arguments to long options are mandatory for short options too.")
                 .footer("%nExit status: 0 if everything was copied, 1 if anything failed or the command line is wrong, "
                         + "130/143 when interrupted by SIGINT/SIGTERM.");
-        s.addMixin("cp", cp.spec());
-        s.addMixin("engines", engines.spec());
-        s.addMixin("control", control.spec());
-        s.addMixin("display", display.spec());
-        s.addMixin("cluster", cluster.spec());
+        cp.addTo(s);
+        engines.addTo(s);
+        control.addTo(s);
+        display.addTo(s);
+        cluster.addTo(s);
         s.addOption(Specs.flag(this, "Print stack traces of internal errors.", "--debug"));
         s.addOption(OptionSpec.builder("-h", "--help").usageHelp(true).description("Display this help and exit.")
                 .type(boolean.class).arity("0").build());

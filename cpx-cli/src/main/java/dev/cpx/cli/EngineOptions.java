@@ -25,9 +25,8 @@ public final class EngineOptions implements Specs.Target {
     String pluginPath;
     private int jobs = CopyOptions.defaultJobs();
 
-    /** picocli's model of these options, in code (see {@link Specs}). */
-    CommandSpec spec() {
-        CommandSpec s = CommandSpec.wrapWithoutInspection(this, LazyFactory.INSTANCE);
+    /** Adds these options to the command's model {@code s}, in code (see {@link Specs}). */
+    void addTo(CommandSpec s) {
         Specs.Binding engineBinding = new Specs.Binding(this, "--engine");
         s.addOption(OptionSpec.builder("--engine").paramLabel("ID").type(String.class).arity("1")
                 .description("Copy engine: auto (default: the fastest available), ffm (JDK 22+), native, nio, or a plugin's id.")
@@ -39,7 +38,6 @@ public final class EngineOptions implements Specs.Target {
         s.addOption(Specs.integer(this, "N", "Copy with exactly N worker threads (default: twice the number of CPUs, at least 4, "
                 + "and more, up to max(16, 4 x CPUs), while they wait on the disk; one per CPU from tmpfs to tmpfs).",
                 "-j", "--jobs"));
-        return s;
     }
 
     @Override

@@ -33,9 +33,8 @@ public final class OutputOptions implements Specs.Target {
     boolean json;
     boolean noConfig;
 
-    /** picocli's model of these options, in code (see {@link Specs}). */
-    CommandSpec spec() {
-        CommandSpec s = CommandSpec.wrapWithoutInspection(this, LazyFactory.INSTANCE);
+    /** Adds these options to the command's model {@code s}, in code (see {@link Specs}). */
+    void addTo(CommandSpec s) {
         s.addOption(Specs.optional(this, "WHEN", "Show progress on standard error: auto (when it is a terminal; the default), "
                 + "always (--progress alone), never.", "--progress"));
         s.addOption(Specs.flag(this, "Same as --progress=never.", "--no-progress"));
@@ -46,7 +45,6 @@ public final class OutputOptions implements Specs.Target {
         s.addOption(Specs.flag(this, "Write the summary and every failure as one JSON document on standard "
                 + "output (-v lines go to standard error).", "--json"));
         s.addOption(Specs.flag(this, "Ignore the defaults file (~/.config/cpx/cpx.properties).", "--no-config"));
-        return s;
     }
 
     @Override
