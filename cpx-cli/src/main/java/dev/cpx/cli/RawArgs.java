@@ -17,7 +17,7 @@ final class RawArgs {
     }
 
     static String[] of(String[] jvmArgs) {
-        if (jvmArgs.length == 0) {
+        if (plainAscii(jvmArgs)) {
             return jvmArgs;
         }
         try {
@@ -49,6 +49,23 @@ final class RawArgs {
         } catch (IOException | RuntimeException e) {
             return jvmArgs;
         }
+    }
+
+    /**
+     * Whether every argument is ASCII but '?': then the JVM's decoding lost nothing (Linux's
+     * charsets are ASCII-compatible: a byte above 0x7F never decodes to an ASCII character, and
+     * what cannot be decoded becomes U+FFFD or '?'), and /proc/self/cmdline need not be read.
+     */
+    static boolean plainAscii(String[] args) {
+        for (String a : args) {
+            for (int i = 0; i < a.length(); i++) {
+                char c = a.charAt(i);
+                if (c >= 0x80 || c == '?') {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /** Whether {@code bytes[from, to)} are ASCII and the chars of {@code s}, one for one. */
