@@ -82,6 +82,24 @@ class InstallIT {
         return Dist.run(dir, Map.of(), jlink.toString(), "--add-modules", "java.base", "--output", dir.resolve("probe").toString()).exit() == 0;
     }
 
+    /** A copy writes nothing into the user's home: JNA's native part is installed, so JNA neither unpacks nor cleans up there. */
+    @Test
+    void aCopyLeavesTheUsersHomeAsItWas() throws Exception {
+        Path root = Dist.unpackTar(Files.createDirectories(dir.resolve("opt")));
+        assertEquals(0, Dist.run(dir, Map.of("JAVA_HOME", Dist.JAVA_HOME.toString()), root.resolve("install").toString()).exit());
+        Path home = Files.createDirectories(dir.resolve("home"));
+        Files.writeString(dir.resolve("a"), "data");
+        Map<String, String> env = new java.util.HashMap<>();
+        env.put("HOME", home.toString());
+        // JNA's unpacking directory is $XDG_CACHE_HOME/JNA/temp (else in user.home, the passwd entry's).
+        env.put("XDG_CACHE_HOME", home.resolve(".cache").toString());
+        assertEquals(new Dist.Result(0, "", ""), Dist.run(dir, env, root.resolve("bin/cpx").toString(), "a", "b"));
+        assertEquals("data", Files.readString(dir.resolve("b")));
+        try (var left = Files.list(home)) {
+            assertEquals(List.of(), left.toList());
+        }
+    }
+
     /** A file whose name is not UTF-8 copies with the installed cpx: on the linked runtime, where there is one (its modules keep every file name encoding). */
     @Test
     void theLinkedRuntimeCopiesNamesThatAreNotUtf8() throws Exception {
