@@ -132,6 +132,15 @@ class DebPackageIT {
         Dist.Result cpx = Dist.run(dir, user, "cpx", "-a", "doc", "by-cpx");
         assertEquals(cp, cpx);
         Trees.assertSameTree(dir.resolve("by-cp"), dir.resolve("by-cpx"), Detail.MODE, Detail.MTIME, Detail.OWNER, Detail.LINKS);
+        // JNA's native part was unpacked by postinst, once: JNA unpacks nothing into the user's cache.
+        assertTrue(Files.isRegularFile(STATE.resolve("jna/libjnidispatch.so")), "JNA's native part in " + STATE);
+        Files.writeString(dir.resolve("one"), "data");
+        Dist.Result nativeCopy = Dist.run(dir, user, "cpx", "--engine=native", "one", "two");
+        assertEquals(new Dist.Result(0, "", ""), nativeCopy);
+        assertEquals("data", Files.readString(dir.resolve("two")));
+        try (var left = Files.list(Path.of(user.get("HOME")))) {
+            assertEquals(List.of(), left.toList(), "what cpx wrote into the user's home");
+        }
 
         // man and bash find what the package installed.
         if (Dist.tool("/usr/bin/man") != null) {
@@ -185,7 +194,7 @@ class DebPackageIT {
         Map<String, String> env = new HashMap<>();
         env.put("HOME", Files.createDirectories(dir.resolve("home")).toString());
         env.put("PATH", "/usr/local/bin:/usr/bin:/bin");
-        env.put("XDG_CACHE_HOME", null);
+        env.put("XDG_CACHE_HOME", dir.resolve("home/.cache").toString());
         return env;
     }
 

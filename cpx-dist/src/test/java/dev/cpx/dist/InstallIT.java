@@ -179,6 +179,45 @@ class InstallIT {
     }
 
     /**
+     * A system package's lib/ has no JNA native part (the package is for all architectures): {@code
+     * install --state DIR} unpacks the one for this machine into DIR/jna and the record names it, so a
+     * copy with the native engine writes nothing into the user's home (JNA would unpack its part there,
+     * under ~/.cache/JNA, at every start).
+     */
+    @Test
+    void withoutJnasNativePartInstallUnpacksItOnceIntoTheState() throws Exception {
+        Path root = Dist.unpackTar(Files.createDirectories(dir.resolve("opt")));
+        assertEquals(0, Dist.run(dir, Map.of(), "rm", "-r", root.resolve("lib/native").toString()).exit());
+        String shipped = Files.readString(root.resolve("bin/cpx"));
+        Path state = Files.createDirectories(dir.resolve("state")).toRealPath();
+        Dist.Result install = Dist.run(dir, Map.of("JAVA_HOME", Dist.JAVA_HOME.toString()), root.resolve("install").toString(),
+                "--state", state.toString());
+        assertEquals(0, install.exit(), install::toString);
+        assertEquals("", install.err(), install::toString);
+        assertTrue(Files.isRegularFile(state.resolve("jna/libjnidispatch.so")), "JNA's native part in " + state);
+        try (var jna = Files.list(state.resolve("jna"))) {
+            assertEquals(List.of(state.resolve("jna/libjnidispatch.so")), jna.toList());
+        }
+        String conf = Files.readString(state.resolve("cpx.conf"));
+        assertTrue(conf.contains("\ncpx_installed_jna=" + state.resolve("jna") + "\n"), conf);
+
+        Path packaged = root.resolve("bin/cpx-packaged");
+        Files.writeString(packaged, shipped.replace("\ncpx_installed_record=\n", "\ncpx_installed_record=" + state.resolve("cpx.conf") + "\n"));
+        assertTrue(packaged.toFile().setExecutable(true));
+        Path home = Files.createDirectories(dir.resolve("home"));
+        Files.writeString(dir.resolve("a"), "data");
+        Map<String, String> env = new java.util.HashMap<>();
+        env.put("JAVA_HOME", null);
+        env.put("HOME", home.toString());
+        env.put("XDG_CACHE_HOME", home.resolve(".cache").toString());
+        assertEquals(new Dist.Result(0, "", ""), Dist.run(dir, env, packaged.toString(), "--engine=native", "a", "b"));
+        assertEquals("data", Files.readString(dir.resolve("b")));
+        try (var left = Files.list(home)) {
+            assertEquals(List.of(), left.toList());
+        }
+    }
+
+    /**
      * On JDK 25 and later install makes an AOT cache without training data, and the launcher runs with
      * it and with the flags it was made with (lib/cpx.jvm-aot; a cache made with other flags would be
      * refused, and cpx would start without it).
