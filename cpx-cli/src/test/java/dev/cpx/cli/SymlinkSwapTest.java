@@ -128,6 +128,29 @@ class SymlinkSwapTest {
     }
 
     /**
+     * A plan's worker copying into a destination that existed when planned (the other user owns a
+     * directory of it): the directory swapped for a link while the worker copies its entries gets
+     * nothing, and the entries go on into the directory the worker opened. (Workers reached each
+     * entry by its path: the FIFO's copy, made once it had its writer, went through the link.)
+     */
+    @ParameterizedTest(name = "engine={0}")
+    @ValueSource(strings = {"native", "nio"})
+    void aPlanWorkersDestinationDirectorySwappedForALinkGetsNothing(String engine) throws Exception {
+        sh(work, "mkdir -p src/sub dst/src/sub outside && mkfifo src/sub/a && chmod 644 src/sub/a"
+                + " && echo b > src/sub/b && echo c > src/sub/c && chown -R " + user() + " dst/src");
+        Cli.Result plan = Cli.cpx(work, "--plan=plan", "--chunks=1", "--engine=" + engine, "-r", "--copy-contents", "src", "dst");
+        assertEquals(0, plan.exit(), plan::toString);
+        Process cpx = start(null, "--work=plan");
+        swapWhileWaiting(cpx, work.resolve("src/sub/a"),
+                "mv dst/src/sub dst/src/moved && ln -s " + work.resolve("outside") + " dst/src/sub");
+        String err = finish(cpx);
+        assertEquals(List.of(), list(work.resolve("outside")), "nothing made through the link; " + err);
+        assertEquals("data", Files.readString(work.resolve("dst/src/moved/a")), "copied on into the directory the worker opened; " + err);
+        assertEquals("b\n", Files.readString(work.resolve("dst/src/moved/b")));
+        assertEquals("c\n", Files.readString(work.resolve("dst/src/moved/c")));
+    }
+
+    /**
      * Makes the FIFO {@code dir/a} and the empty directories {@code names} in {@code dir}, the FIFO with
      * the lowest inode, so that cpx (which takes a directory's entries in inode order) reaches it
      * first. The file system picks inode numbers (ext4 reuses freed ones, and puts directories where
@@ -184,9 +207,12 @@ class SymlinkSwapTest {
         return (Long) Files.getAttribute(p, "unix:ino", LinkOption.NOFOLLOW_LINKS);
     }
 
+    /** Starts cpx with {@code args}, and {@code --engine=ENGINE} where {@code engine} is not null. */
     private Process start(String engine, String... args) throws IOException {
         List<String> cmd = new ArrayList<>(Cli.javaCommand("cpx"));
-        cmd.add("--engine=" + engine);
+        if (engine != null) {
+            cmd.add("--engine=" + engine);
+        }
         cmd.addAll(List.of(args));
         return new ProcessBuilder(cmd).directory(work.toFile())
                 .redirectOutput(work.resolve("cpx.out").toFile()).redirectError(work.resolve("cpx.err").toFile()).start();

@@ -4,6 +4,7 @@ import dev.cpx.spi.Descriptors;
 import dev.cpx.spi.support.PathBytes;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -138,6 +139,59 @@ public final class Anchors {
             throw new OpenFailure(target, false, e);
         } catch (RuntimeException e) {
             descriptors.close(s);
+            throw e;
+        }
+    }
+
+    /**
+     * Opens the source directory {@code source} to read and its copy {@code target} to make entries
+     * in, each reached from its root ({@code sourceRoot}, {@code targetRoot}: resolved as given, as
+     * command-line operands are) one name at a time relative to the directory above, as a walk from
+     * the roots would open them: never through a symbolic link in the copy's path, and in the
+     * source's only where {@code followSource} says. For entries given by their paths below their
+     * operands (a plan's), whose directories no walk holds. Null where there are no descriptor
+     * operations; fails where either cannot be opened, a link put in the place of a directory
+     * included ({@link OpenFailure} says which). The pair is not held until {@link #hold}.
+     */
+    public DirectoryPair openBelow(Path sourceRoot, Path source, boolean followSource, Path targetRoot, Path target,
+            boolean staged) throws IOException {
+        if (descriptors == null) {
+            return null;
+        }
+        int s;
+        try {
+            s = openBelow(sourceRoot, source, true, followSource);
+        } catch (IOException e) {
+            throw new OpenFailure(source, true, e);
+        }
+        try {
+            return DirectoryPair.of(descriptors, s, openBelow(targetRoot, target, false, false), staged);
+        } catch (IOException e) {
+            descriptors.close(s);
+            throw new OpenFailure(target, false, e);
+        } catch (RuntimeException e) {
+            descriptors.close(s);
+            throw e;
+        }
+    }
+
+    private int openBelow(Path root, Path dir, boolean source, boolean follow) throws IOException {
+        Path from = PathBytes.withoutTrailingSlashes(root);
+        Path to = PathBytes.withoutTrailingSlashes(dir);
+        if (!to.startsWith(from)) {
+            throw new IllegalArgumentException(to + " is not below " + from);
+        }
+        int fd = source ? descriptors.openDirectory(from) : descriptors.openDirectoryToWrite(from);
+        try {
+            for (Path name : to.equals(from) ? List.<Path>of() : from.relativize(to)) {
+                byte[] n = PathBytes.of(name);
+                int next = source ? descriptors.openDirectory(fd, n, follow) : descriptors.openDirectoryToWrite(fd, n, false);
+                descriptors.close(fd);
+                fd = next;
+            }
+            return fd;
+        } catch (IOException | RuntimeException e) {
+            descriptors.close(fd);
             throw e;
         }
     }

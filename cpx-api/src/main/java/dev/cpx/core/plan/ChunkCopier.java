@@ -156,7 +156,7 @@ public final class ChunkCopier {
                 Path target = target(e, c.dirs, c.counts, c.failures);
                 if (target != null) {
                     items.add(new EntryList.Item(source(e), target, e.name().length == 0, plan.staged(e.operand()),
-                            e.kind() == PlanEntry.FILE));
+                            e.kind() == PlanEntry.FILE, plan.source(e.operand()), plan.target(e.operand())));
                     if (items.size() == SLICE) {
                         c.launch(items);
                         items = new ArrayList<>();

@@ -26,26 +26,35 @@ import java.util.Map;
  * operands: what a plan's worker copies of a chunk in one run (one pool, one set of parts, no
  * per-operand checks). Each source is looked at once (following links only as the options say)
  * and handed to the same dispatch a directory's walk uses, named as soon as it is complete. Where
- * the run copies relative to open directories ({@link Dispatch#descriptors()}), the regular files
- * go in {@link Batch}es, each of files in one directory: its source and copy are opened once, and
- * each file is opened, looked at and made by its name in them, as in a directory the walk made.
+ * the run copies relative to open directories ({@link Dispatch#descriptors()}), the entries of one
+ * directory go in a {@link Group}: its source and copy are opened once, from the operand's source
+ * and target one name at a time as a walk opens them (never through a symbolic link put in the
+ * place of a directory of the copy), and held while its entries are copied, so every name of them
+ * is reached relative to the directories opened (docs/security.md); the regular files are opened,
+ * looked at and made by their names in them, in {@link Part}s the workers share.
  */
 public final class EntryList extends Task {
 
     /**
      * One entry: its source, its copy's name (in a directory that exists), whether it is a
      * command-line operand itself (looked at through a symbolic link as an operand is), whether
-     * its copy is in a tree made under a staging name ({@link Placement#STAGED_PARENT}), and whether
-     * it was a regular file when it was planned (so is copied in a {@link Batch} where it can be).
+     * its copy is in a tree made under a staging name ({@link Placement#STAGED_PARENT}), whether
+     * it was a regular file when it was planned (so is copied in a {@link Part} where it can be),
+     * and the operand's source and target it is below (the source's and copy's directories are
+     * opened from them, one name at a time).
      */
-    public record Item(Path source, Path target, boolean operand, boolean staged, boolean file) {
+    public record Item(Path source, Path target, boolean operand, boolean staged, boolean file, Path sourceRoot,
+            Path targetRoot) {
     }
 
-    /** Files copied in one batch at most, so that the workers share a large directory's. */
+    /** Files copied in one part at most, so that the workers share a large directory's. */
     static final int BATCH = DirectoryTask.CHUNK;
 
-    /** The directories of a batch: the source's, the copy's, and whether that is in a staged tree. */
-    private record Directories(Path source, Path target, boolean staged) {
+    /**
+     * The directories of a group: the source's, the copy's, whether that is in a staged tree, and
+     * the operand's source and target they are below.
+     */
+    private record Directories(Path source, Path target, boolean staged, Path sourceRoot, Path targetRoot) {
     }
 
     private final RunContext context;
@@ -63,30 +72,21 @@ public final class EntryList extends Task {
 
     @Override
     protected void execute() {
-        Map<Directories, List<Item>> batches = dispatch.descriptors() == null ? null : new LinkedHashMap<>();
+        Map<Directories, List<Item>> groups = dispatch.descriptors() == null ? null : new LinkedHashMap<>();
         for (Item item : items) {
             if (context.cancelled()) {
                 return;
             }
-            if (batches != null && item.file() && !item.operand()
-                    && item.source().getFileName().equals(item.target().getFileName())) {
-                Directories d = new Directories(item.source().getParent(), item.target().getParent(), item.staged());
-                List<Item> batch = batches.computeIfAbsent(d, k -> new ArrayList<>());
-                batch.add(item);
-                if (batch.size() == BATCH) {
-                    spawn(new Batch(d, List.copyOf(batch)));
-                    batch.clear();
-                }
+            if (groups != null && !item.operand()) {
+                Directories d = new Directories(item.source().getParent(), item.target().getParent(), item.staged(),
+                        item.sourceRoot(), item.targetRoot());
+                groups.computeIfAbsent(d, k -> new ArrayList<>()).add(item);
             } else {
                 byPaths(this, item);
             }
         }
-        if (batches != null) {
-            batches.forEach((d, batch) -> {
-                if (!batch.isEmpty()) {
-                    spawn(new Batch(d, batch));
-                }
-            });
+        if (groups != null) {
+            groups.forEach((d, group) -> spawn(new Group(d, group)));
         }
     }
 
@@ -97,7 +97,8 @@ public final class EntryList extends Task {
                 || (item.operand() && (deref != Dereference.NEVER || PathBytes.hasTrailingSlash(item.source())));
         Stat st;
         try {
-            st = Stat.of(item.source(), follow);
+            // Through the source's directory where a group holds it, else as given.
+            st = context.anchors().stat(item.source(), follow);
         } catch (IOException e) {
             context.outcomes().failed(EntryKind.UNKNOWN, item.source(), item.target(),
                     Diagnostic.of("cannot stat {0}", item.source(), Diagnostic.reasonOf(e)));
@@ -121,45 +122,135 @@ public final class EntryList extends Task {
     }
 
     /**
-     * Files of one directory, copied relative to it and to its copy, both opened once (see
-     * {@link FileCopier#copyAt}); a file that is not one any more, or is large, or whose links are
-     * tracked, is handed on as by paths. Where either directory cannot be opened, all go by paths.
+     * The entries of one directory: opens the source's and the copy's directories and holds them
+     * until the entries, and everything they started, are done; the regular files go in
+     * {@link Part}s, the rest by their paths, which the held directories resolve. Where either
+     * directory cannot be opened, a symbolic link put in the place of one included, each entry
+     * fails. Without relative opens ({@link dev.cpx.core.fs.Anchors#active()}) the directories are
+     * opened by their paths as given and nothing is held.
      */
-    private final class Batch extends Task {
+    private final class Group extends Task {
         private final Directories directories;
-        private final List<Item> files;
+        private final List<Item> entries;
+        /** The pair held for the entries, released when all are done; null where none is held. */
+        private DirectoryPair held;
 
-        Batch(Directories directories, List<Item> files) {
+        Group(Directories directories, List<Item> entries) {
             super(EntryList.this, context.outcomes());
             this.directories = directories;
+            this.entries = entries;
+        }
+
+        @Override
+        protected void execute() {
+            dev.cpx.core.fs.Anchors anchors = context.anchors();
+            DirectoryPair dirs;
+            if (anchors.active()) {
+                try {
+                    dirs = anchors.openBelow(directories.sourceRoot(), directories.source(),
+                            context.options().effectiveDereference() == Dereference.ALWAYS, directories.targetRoot(),
+                            directories.target(), directories.staged());
+                } catch (dev.cpx.core.fs.Anchors.OpenFailure e) {
+                    fail(Diagnostic.of("cannot access {0}", e.path(), Diagnostic.reasonOf(e.reason())));
+                    return;
+                } catch (IOException e) {
+                    fail(Diagnostic.of("cannot access {0}", directories.target(), Diagnostic.reasonOf(e)));
+                    return;
+                }
+                anchors.hold(directories.source(), directories.target(), dirs);
+                held = dirs;
+            } else {
+                dirs = DirectoryPair.open(dispatch.descriptors(), directories.source(), directories.target(),
+                        directories.staged());
+                if (dirs == null) {
+                    entries.forEach(item -> byPaths(this, item));
+                    return;
+                }
+            }
+            try {
+                List<Item> files = new ArrayList<>();
+                for (Item item : entries) {
+                    if (context.cancelled()) {
+                        return;
+                    }
+                    if (item.file() && item.source().getFileName().equals(item.target().getFileName())) {
+                        files.add(item);
+                        if (files.size() == BATCH) {
+                            dirs.retain();
+                            spawn(new Part(this, dirs, files));
+                            files = new ArrayList<>();
+                        }
+                    } else {
+                        byPaths(this, item);
+                    }
+                }
+                if (!files.isEmpty()) {
+                    dirs.retain();
+                    spawn(new Part(this, dirs, files));
+                }
+            } finally {
+                if (held == null) {
+                    dirs.release();
+                }
+            }
+        }
+
+        private void fail(Diagnostic why) {
+            for (Item item : entries) {
+                context.outcomes().failed(EntryKind.UNKNOWN, item.source(), item.target(), why);
+            }
+        }
+
+        @Override
+        protected void completed() {
+            if (held != null) {
+                context.anchors().drop(directories.source(), directories.target(), held);
+                held = null;
+            }
+        }
+
+        @Override
+        protected Path subject() {
+            return directories.source();
+        }
+    }
+
+    /**
+     * Files of one directory, copied relative to it and to its copy (see {@link FileCopier#copyAt});
+     * a file that is not one any more, or is large, or whose links are tracked, is handed on as by
+     * paths. Releases its reference to the pair when done.
+     */
+    private final class Part extends Task {
+        private final Group group;
+        private final DirectoryPair dirs;
+        private final List<Item> files;
+
+        Part(Group group, DirectoryPair dirs, List<Item> files) {
+            super(group, context.outcomes());
+            this.group = group;
+            this.dirs = dirs;
             this.files = files;
         }
 
         @Override
         protected void execute() {
-            DirectoryPair dirs = DirectoryPair.open(dispatch.descriptors(), directories.source(), directories.target(),
-                    directories.staged());
-            if (dirs == null) {
-                files.forEach(item -> byPaths(this, item));
-                return;
-            }
             try {
                 for (Item item : files) {
                     if (context.cancelled()) {
                         return;
                     }
-                    copy(dirs, item);
+                    copy(item);
                 }
             } finally {
                 dirs.release();
             }
         }
 
-        private void copy(DirectoryPair dirs, Item item) {
+        private void copy(Item item) {
             byte[] name = PathBytes.of(item.source().getFileName());
             Placement placement = placement(item);
-            FileCopier.Left left = dispatch.files().copyAt(new Place(dirs, name), directories.source(),
-                    directories.target(), new Naming(InsertionOrder.IMMEDIATE, 0), Dispatch.NAMED_OUT_OF_TURN,
+            FileCopier.Left left = dispatch.files().copyAt(new Place(dirs, name), group.directories.source(),
+                    group.directories.target(), new Naming(InsertionOrder.IMMEDIATE, 0), Dispatch.NAMED_OUT_OF_TURN,
                     dispatch.linksTracked, placement);
             if (left == null) {
                 return;
@@ -179,7 +270,7 @@ public final class EntryList extends Task {
 
         @Override
         protected Path subject() {
-            return directories.source();
+            return group.directories.source();
         }
     }
 }
