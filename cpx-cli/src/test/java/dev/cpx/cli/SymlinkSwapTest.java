@@ -151,6 +151,31 @@ class SymlinkSwapTest {
     }
 
     /**
+     * The same swap before a worker links the second name of a hard-linked file to the first's copy
+     * (after its runs): the link is refused, nothing is made or replaced through it. (The worker made
+     * the link by path, in the directory it had checked before the runs: it replaced a file there.)
+     */
+    @ParameterizedTest(name = "engine={0}")
+    @ValueSource(strings = {"native", "nio"})
+    void aPlanWorkersHardLinkIntoASwappedDirectoryIsRefused(String engine) throws Exception {
+        sh(work, "mkdir -p src/sub dst/src/sub outside && mkfifo src/sub/a && chmod 644 src/sub/a"
+                + " && echo h > src/sub/h1 && ln src/sub/h1 src/sub/h2 && chown -R " + user() + " dst/src"
+                + " && echo victim1 > outside/h1 && echo victim2 > outside/h2");
+        Cli.Result plan = Cli.cpx(work, "--plan=plan", "--chunks=1", "--engine=" + engine, "-r", "--preserve=links",
+                "--copy-contents", "src", "dst");
+        assertEquals(0, plan.exit(), plan::toString);
+        Process cpx = start(null, "--work=plan");
+        swapWhileWaiting(cpx, work.resolve("src/sub/a"),
+                "mv dst/src/sub dst/src/moved && ln -s " + work.resolve("outside") + " dst/src/sub");
+        String err = finish(cpx);
+        assertEquals(List.of("h1", "h2"), list(work.resolve("outside")), "nothing made through the link; " + err);
+        assertEquals("victim1\n", Files.readString(work.resolve("outside/h1")), "nothing replaced through the link; " + err);
+        assertEquals("victim2\n", Files.readString(work.resolve("outside/h2")), err);
+        assertTrue(err.contains("refusing to follow the symbolic link '" + work.resolve("dst/src/sub") + "' in the destination"), err);
+        assertTrue(err.startsWith("exit 1"), err);
+    }
+
+    /**
      * Makes the FIFO {@code dir/a} and the empty directories {@code names} in {@code dir}, the FIFO with
      * the lowest inode, so that cpx (which takes a directory's entries in inode order) reaches it
      * first. The file system picks inode numbers (ext4 reuses freed ones, and puts directories where

@@ -181,11 +181,30 @@ public final class Anchors {
         if (!to.startsWith(from)) {
             throw new IllegalArgumentException(to + " is not below " + from);
         }
+        List<byte[]> names = new java.util.ArrayList<>();
+        for (Path name : to.equals(from) ? List.<Path>of() : from.relativize(to)) {
+            names.add(PathBytes.of(name));
+        }
         int fd = source ? descriptors.openDirectory(from) : descriptors.openDirectoryToWrite(from);
+        return descend(descriptors, fd, names, (at, name) -> source ? descriptors.openDirectory(at, name, follow)
+                : descriptors.openDirectoryToWrite(at, name, false));
+    }
+
+    /** One step of {@link #descend}: the descriptor of {@code name} opened in the directory {@code at}. */
+    @FunctionalInterface
+    public interface Step {
+        int open(int at, byte[] name) throws IOException;
+    }
+
+    /**
+     * Opens {@code names} each in the one before, from the open directory {@code fd}, one name at a
+     * time (closing each directory once the next is open, and the one open where a step fails): the
+     * last one's descriptor, or {@code fd} where there are no names.
+     */
+    public static int descend(Descriptors descriptors, int fd, List<byte[]> names, Step step) throws IOException {
         try {
-            for (Path name : to.equals(from) ? List.<Path>of() : from.relativize(to)) {
-                byte[] n = PathBytes.of(name);
-                int next = source ? descriptors.openDirectory(fd, n, follow) : descriptors.openDirectoryToWrite(fd, n, false);
+            for (byte[] name : names) {
+                int next = step.open(fd, name);
                 descriptors.close(fd);
                 fd = next;
             }

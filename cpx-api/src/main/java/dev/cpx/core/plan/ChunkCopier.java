@@ -237,9 +237,10 @@ public final class ChunkCopier {
                 awaitOldest();
             }
             for (PlanEntry r : ranges) {
-                Path target = target(r, dirs, counts, failures);
-                if (target != null) {
-                    splits.copyRange(r, target, counts, failures);
+                try (SafeDirectories.Reached t = reach(r, dirs, counts, failures)) {
+                    if (t != null) {
+                        splits.copyRange(r, t.at(), t.shown(), counts, failures);
+                    }
                 }
             }
             for (PlanEntry f : followers) {
@@ -299,6 +300,23 @@ public final class ChunkCopier {
         }
     }
 
+    /**
+     * {@link SafeDirectories#reach} of {@code e}'s copy (its directories made below the operand's
+     * target without following a symbolic link); null when that fails (reported).
+     */
+    private SafeDirectories.Reached reach(PlanEntry e, SafeDirectories dirs, AtomicLongArray counts, List<FileOutcome> failures) {
+        try {
+            return dirs.reach(plan.target(e.operand()), plan.targetFollowed(e.operand()), e.name());
+        } catch (IOException | PlanNames.UnsafeName x) {
+            counts.incrementAndGet(5);
+            Path target = SafeDirectories.shown(plan.target(e.operand()), e.name());
+            failures.add(FileOutcome.failed(EntryKind.UNKNOWN, null, target,
+                    new Diagnostic("cannot copy into the directory of " + dev.cpx.api.ShellQuote.quote(target),
+                            List.of(), x.getMessage())));
+            return null;
+        }
+    }
+
     /** The target of name {@code name} below operand {@code operand}, its directories made as needed. */
     static Path target(PlanDirectory plan, int operand, byte[] name, SafeDirectories dirs)
             throws IOException, PlanNames.UnsafeName {
@@ -316,18 +334,22 @@ public final class ChunkCopier {
         return dir.resolve(PathBytes.path(parts.get(parts.size() - 1)));
     }
 
-    /** A second name of a hard-linked inode: a link to the first name's copy, unless it is one already. */
+    /**
+     * A second name of a hard-linked inode: a link to the first name's copy, unless it is one already;
+     * both reached through their directories opened one name at a time ({@link SafeDirectories#reach}).
+     */
     private void link(PlanEntry leader, PlanEntry follower, SafeDirectories dirs, AtomicLongArray counts,
             List<FileOutcome> failures) {
         Path targetRoot = plan.target(follower.operand());
-        Path leaderTarget = targetRoot.resolve(PathBytes.path(leader.name()));
+        boolean followed = plan.targetFollowed(follower.operand());
+        Path leaderTarget = SafeDirectories.shown(plan.target(leader.operand()), leader.name());
         Path source = plan.source(follower.operand()).resolve(PathBytes.path(follower.name()));
-        Path target = targetRoot.resolve(PathBytes.path(follower.name()));
-        try {
-            target = target(plan, follower.operand(), follower.name(), dirs);
-            Stat first = Stat.lstat(leaderTarget);
-            Stat existing = Stat.lstatOrNull(target);
-            if (existing != null && existing.dev() == first.dev() && existing.ino() == first.ino()) {
+        Path target = SafeDirectories.shown(targetRoot, follower.name());
+        try (SafeDirectories.Reached first = dirs.reach(plan.target(leader.operand()), plan.targetFollowed(leader.operand()),
+                leader.name()); SafeDirectories.Reached second = dirs.reach(targetRoot, followed, follower.name())) {
+            Stat firstStat = Stat.lstat(first.at());
+            Stat existing = Stat.lstatOrNull(second.at());
+            if (existing != null && existing.dev() == firstStat.dev() && existing.ino() == firstStat.ino()) {
                 counts.incrementAndGet(4);
                 return;
             }
@@ -335,10 +357,10 @@ public final class ChunkCopier {
                 counts.incrementAndGet(4);
                 return;
             }
-            Path temp = TempNames.of(target);
+            Path temp = TempNames.of(second.at());
             Files.deleteIfExists(temp);
-            Files.createLink(temp, leaderTarget);
-            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            Files.createLink(temp, first.at());
+            Files.move(temp, second.at(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             counts.incrementAndGet(0);
         } catch (IOException | PlanNames.UnsafeName e) {
             counts.incrementAndGet(5);

@@ -106,19 +106,21 @@ public final class Finisher {
         AtomicLongArray counts = new AtomicLongArray(6);
         List<FileOutcome> found = new ArrayList<>();
         SplitFiles splits = new SplitFiles(plan, plan.options(), null, extras);
-        SafeDirectories safe = new SafeDirectories();
+        SafeDirectories safe = new SafeDirectories(extras == null ? null : extras.descriptors().orElse(null));
         try (DataInputStream in = new DataInputStream(new Buffered.Input(Files.newInputStream(plan.splits())))) {
             for (SplitFiles.Split s = SplitFiles.read(in); s != null; s = SplitFiles.read(in)) {
-                Path target;
+                SafeDirectories.Reached target;
                 try {
-                    target = ChunkCopier.target(root(s.operand()), plan.targetFollowed(s.operand()), s.name(), safe);
+                    target = safe.reach(root(s.operand()), plan.targetFollowed(s.operand()), s.name());
                 } catch (IOException | PlanNames.UnsafeName e) {
                     counts.incrementAndGet(SplitFiles.FAILS);
                     found.add(FileOutcome.failed(EntryKind.FILE, null, null, new Diagnostic("cannot complete "
                             + PlanNames.show(s.name()), List.of(), e.getMessage())));
                     continue;
                 }
-                splits.finish(s, target, counts, found);
+                try (target) {
+                    splits.finish(s, target.at(), target.shown(), counts, found);
+                }
             }
         }
         failures.addAll(found);
@@ -171,40 +173,60 @@ public final class Finisher {
             }
         };
         Outcomes outcomes = new Outcomes(listener, counters);
-        // Directories are reached by path, one at a time: no directory is held open for them.
+        // Each directory is opened from its operand's target one name at a time (never through a
+        // symbolic link put in the place of one) and given its attributes through that descriptor
+        // (its /proc/self/fd path): a directory swapped meanwhile is not followed. Without
+        // descriptor operations, by path.
         Metadata metadata = PlanAttributes.of(o, extras, outcomes);
         Dereference deref = o.effectiveDereference();
         int umask = plan.umask();
-        SafeDirectories safe = new SafeDirectories();
+        dev.cpx.spi.Descriptors descriptors = extras == null ? null : extras.descriptors().orElse(null);
+        SafeDirectories safe = new SafeDirectories(descriptors);
         try (DataInputStream in = new DataInputStream(new Buffered.Input(Files.newInputStream(plan.dirs())))) {
             for (PlanDirectory.Dir d = PlanDirectory.readDir(in); d != null; d = PlanDirectory.readDir(in)) {
                 Path sourceRoot = plan.source(d.operand());
                 Path src = d.name().length == 0 ? sourceRoot : sourceRoot.resolve(PathBytes.path(d.name()));
                 Path dst;
+                int fd;
                 try {
-                    dst = safe.ensure(root(d.operand()), plan.targetFollowed(d.operand()), PlanNames.components(d.name()));
+                    List<byte[]> components = PlanNames.components(d.name());
+                    fd = safe.open(root(d.operand()), plan.targetFollowed(d.operand()), components);
+                    dst = fd >= 0 ? SafeDirectories.below(root(d.operand()), components)
+                            : safe.ensure(root(d.operand()), plan.targetFollowed(d.operand()), components);
                 } catch (IOException | PlanNames.UnsafeName e) {
                     outcomes.failed(EntryKind.DIRECTORY, src, null, new Diagnostic("cannot make directory for "
                             + PlanNames.show(d.name()), List.of(), e.getMessage()));
                     continue;
                 }
-                counters.directories.increment();
-                boolean follow = deref == Dereference.ALWAYS || (d.name().length == 0 && deref != Dereference.NEVER);
-                Stat st;
                 try {
-                    st = Stat.of(src, follow);
-                } catch (IOException e) {
-                    outcomes.failed(EntryKind.DIRECTORY, src, dst, Diagnostic.of("cannot stat {0}", src, Diagnostic.reasonOf(e)));
-                    continue;
+                    directory(d, src, dst, fd < 0 ? dst : Anchors.self(fd), o, metadata, deref, umask, outcomes, counters);
+                } finally {
+                    if (fd >= 0) {
+                        descriptors.close(fd);
+                    }
                 }
-                if (!d.existed() && !o.preserves(Attribute.MODE)) {
-                    int mode = o.defaultModes() ? 0777 & ~umask : st.permissions() & 0777 & ~umask;
-                    Stat now = Stat.lstatOrNull(dst);
-                    metadata.chmod(src, dst, dst, mode | (now == null ? 0 : now.permissions() & 02000));
-                }
-                metadata.apply(src, dst, dst, st, false, metadata.copiesXattrs(), (Stat.lstatOrNull(dst) == null ? 0
-                        : Stat.lstatOrNull(dst).permissions() & 07000));
             }
         }
+    }
+
+    /** Gives the directory {@code dst}, reached at {@code at}, its attributes from its source {@code src}. */
+    private static void directory(PlanDirectory.Dir d, Path src, Path dst, Path at, CopyOptions o, Metadata metadata,
+            Dereference deref, int umask, Outcomes outcomes, Counters counters) {
+        counters.directories.increment();
+        boolean follow = deref == Dereference.ALWAYS || (d.name().length == 0 && deref != Dereference.NEVER);
+        Stat st;
+        try {
+            st = Stat.of(src, follow);
+        } catch (IOException e) {
+            outcomes.failed(EntryKind.DIRECTORY, src, dst, Diagnostic.of("cannot stat {0}", src, Diagnostic.reasonOf(e)));
+            return;
+        }
+        if (!d.existed() && !o.preserves(Attribute.MODE)) {
+            int mode = o.defaultModes() ? 0777 & ~umask : st.permissions() & 0777 & ~umask;
+            Stat now = Stat.statOrNull(at);
+            metadata.chmod(src, at, dst, mode | (now == null ? 0 : now.permissions() & 02000));
+        }
+        Stat now = Stat.statOrNull(at);
+        metadata.apply(src, at, dst, st, false, metadata.copiesXattrs(), now == null ? 0 : now.permissions() & 07000);
     }
 }

@@ -16,9 +16,10 @@ import java.util.Set;
  * Makes the destination directories a chunk's entries go into, one component at a time, never
  * following a symbolic link below the operand's target: a name from a plan cannot lead outside
  * the destination. Directories are made with the default mode; the finish step gives them theirs.
- * (Checked by path, component by component: a directory swapped for a link between the check and
- * the copy is the remaining race, closed once the scheduler opens directories relative to their
- * parent's descriptor.)
+ * Where descriptors are, {@link #open} and {@link #reach} open each directory relative to the one
+ * above, and what is done in it goes through that descriptor, so a directory swapped for a link
+ * later is not followed either (the runs' entries: {@code EntryList}, docs/security.md); without
+ * them, {@link #ensure} checks by path.
  */
 final class SafeDirectories {
 
@@ -43,6 +44,126 @@ final class SafeDirectories {
             check(dir, false, true);
         }
         return dir;
+    }
+
+    /**
+     * Where the copy of {@code name} below {@code root} is: the path it is shown as, and the path to
+     * reach it by, its directories made where missing. Where descriptors are, that is
+     * {@code /proc/self/fd/N/NAME} with N its directory opened by {@link #open} (the kernel resolves
+     * NAME in the directory opened, whatever is renamed or swapped meanwhile); else the path itself,
+     * its directories checked by {@link #ensure}. Open until {@link Reached#close}.
+     */
+    Reached reach(Path root, boolean rootFollowed, byte[] name) throws IOException, PlanNames.UnsafeName {
+        List<byte[]> parts = PlanNames.components(name);
+        if (parts.isEmpty()) {
+            return new Reached(root, root, -1);
+        }
+        List<byte[]> dirs = parts.subList(0, parts.size() - 1);
+        Path last = PathBytes.path(parts.get(parts.size() - 1));
+        int fd = open(root, rootFollowed, dirs);
+        if (fd < 0) {
+            Path target = ensure(root, rootFollowed, dirs).resolve(last);
+            return new Reached(target, target, -1);
+        }
+        return new Reached(below(root, parts), dev.cpx.core.fs.Anchors.self(fd).resolve(last), fd);
+    }
+
+    /** A copy's place from {@link #reach}: its directory stays open until {@link #close}. */
+    final class Reached implements AutoCloseable {
+        private final Path shown;
+        private final Path at;
+        private final int fd;
+
+        private Reached(Path shown, Path at, int fd) {
+            this.shown = shown;
+            this.at = at;
+            this.fd = fd;
+        }
+
+        /** The path the copy is shown as. */
+        Path shown() {
+            return shown;
+        }
+
+        /** The path to reach the copy by. */
+        Path at() {
+            return at;
+        }
+
+        @Override
+        public void close() {
+            if (fd >= 0) {
+                descriptors.close(fd);
+            }
+        }
+    }
+
+    /** The path of {@code name} (a plan's entry name) below {@code root}, as it is shown. */
+    static Path shown(Path root, byte[] name) {
+        return name.length == 0 ? root : root.resolve(PathBytes.path(name));
+    }
+
+    /** The path of {@code components} below {@code root}, as it is shown. */
+    static Path below(Path root, List<byte[]> components) {
+        Path dir = root;
+        for (byte[] c : components) {
+            dir = dir.resolve(PathBytes.path(c));
+        }
+        return dir;
+    }
+
+    /**
+     * The directory {@code components} below {@code root}, made where missing, opened one name at a
+     * time relative to the directory above without following a symbolic link: its descriptor
+     * ({@code O_PATH}, for {@code *at} calls and {@link dev.cpx.core.fs.Anchors#self} paths), which
+     * the caller closes; the directory stays the one opened whatever is renamed or swapped later.
+     * {@code root} is resolved as given (a command-line operand's target), as {@link #ensure} checks
+     * it. -1 where there are no relative descriptor operations: then {@link #ensure} by path.
+     */
+    int open(Path root, boolean rootFollowed, List<byte[]> components) throws IOException {
+        if (descriptors == null || !descriptors.opensRelative()) {
+            return -1;
+        }
+        check(root, rootFollowed, true);
+        Path[] dir = {root};
+        return dev.cpx.core.fs.Anchors.descend(descriptors, descriptors.openDirectoryToWrite(root), components, (at, c) -> {
+            dir[0] = dir[0].resolve(PathBytes.path(c));
+            try {
+                return openOrMake(at, c);
+            } catch (IOException e) {
+                throw refusal(at, c, dir[0], e);
+            }
+        });
+    }
+
+    private int openOrMake(int fd, byte[] name) throws IOException {
+        try {
+            return descriptors.openDirectoryToWrite(fd, name, false);
+        } catch (java.nio.file.NoSuchFileException e) {
+            try {
+                descriptors.makeDirectory(fd, name, 0777);
+            } catch (FileAlreadyExistsException x) {
+                // made by another worker meanwhile
+            }
+            return descriptors.openDirectoryToWrite(fd, name, false);
+        }
+    }
+
+    /** Why {@code name} in {@code fd} (shown as {@code dir}) could not be opened as a directory. */
+    private IOException refusal(int fd, byte[] name, Path dir, IOException e) {
+        Stat st;
+        try {
+            st = Stat.ifThere(descriptors, fd, name);
+        } catch (IOException x) {
+            return e;
+        }
+        if (st != null && st.isSymlink()) {
+            return new IOException("refusing to follow the symbolic link " + PlanDirectory.show(dir) + " in the destination");
+        }
+        if (st != null && !st.isDirectory()) {
+            return new IOException(PlanDirectory.show(dir) + " exists but is not a directory");
+        }
+        return e;
     }
 
     private void check(Path dir, boolean follow, boolean create) throws IOException {

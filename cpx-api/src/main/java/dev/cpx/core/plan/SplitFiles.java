@@ -153,9 +153,11 @@ final class SplitFiles {
 
     /**
      * Copies the range of {@code e} to {@code target}'s staging file and marks it done, then
-     * completes the file if every range is done. Outcomes go to {@code counts} and {@code failures}.
+     * completes the file if every range is done. The copy is reached at {@code at} (its directory's
+     * {@code /proc/self/fd} path, see {@link SafeDirectories#reach}) and shown as {@code target}.
+     * Outcomes go to {@code counts} and {@code failures}.
      */
-    void copyRange(PlanEntry e, Path target, AtomicLongArray counts, List<FileOutcome> failures) {
+    void copyRange(PlanEntry e, Path at, Path target, AtomicLongArray counts, List<FileOutcome> failures) {
         PlanEntry.Range r = e.range();
         Path src = source(e.operand(), e.name());
         Stat st = sourceStat(src, e.name(), target, counts, failures);
@@ -167,7 +169,7 @@ final class SplitFiles {
                     (st.isRegular() ? "size " + st.size() : "no regular file") + ", planned " + e.size() + " bytes"));
             return;
         }
-        Stat existing = Stat.lstatOrNull(target);
+        Stat existing = Stat.lstatOrNull(at);
         if (existing != null) {
             if (!existing.isRegular()) {
                 fail(counts, failures, src, target, Diagnostic.of("cannot overwrite {0}", target,
@@ -187,10 +189,10 @@ final class SplitFiles {
                 return;
             }
         }
-        Path staging = TempNames.of(target, STAGING);
-        try (FileChannel out = openStaging(staging);
+        Path staging = TempNames.of(at, STAGING);
+        try (FileChannel out = openStaging(staging, TempNames.of(target, STAGING));
                 FileChannel in = FileChannel.open(src, follow(e.name()) ? READ : READ_NOFOLLOW)) {
-            Stat at = fstat(out, staging);
+            Stat made = fstat(out, staging);
             if (out.size() > e.size()) {
                 // Left by another copy of a larger file: nothing of this copy lies past its size.
                 out.truncate(e.size());
@@ -208,7 +210,7 @@ final class SplitFiles {
             }
             // Durable before it is marked: a mark means the bytes are in, whatever crashes later.
             out.force(false);
-            mark(r, mark(at, st));
+            mark(r, mark(made, st));
             counts.addAndGet(BYTES, copied);
         } catch (IOException x) {
             fail(counts, failures, src, target, Diagnostic.of("error copying {0} to {1}", src, target)
@@ -220,7 +222,7 @@ final class SplitFiles {
                     .withReason(x.toString()));
             return;
         }
-        complete(Split.of(e), target, false, counts, failures);
+        complete(Split.of(e), at, target, false, counts, failures);
     }
 
     /** Whether an existing complete destination is kept as it is ({@code -n}, {@code -u}, {@code --resume}'s rule). */
@@ -237,10 +239,10 @@ final class SplitFiles {
      * die meanwhile, finish ({@code byFinish}) does it. False when it is not complete, or another
      * worker completes it.
      */
-    boolean complete(Split s, Path target, boolean byFinish, AtomicLongArray counts, List<FileOutcome> failures) {
-        Path staging = TempNames.of(target, STAGING);
-        Stat at = Stat.lstatOrNull(staging);
-        if (at == null || !ours(at)) {
+    boolean complete(Split s, Path at, Path target, boolean byFinish, AtomicLongArray counts, List<FileOutcome> failures) {
+        Path staging = TempNames.of(at, STAGING);
+        Stat made = Stat.lstatOrNull(staging);
+        if (made == null || !ours(made)) {
             return false;
         }
         Path src = source(s.operand(), s.name());
@@ -248,7 +250,7 @@ final class SplitFiles {
         if (st == null) {
             return false;
         }
-        String expected = mark(at, st);
+        String expected = mark(made, st);
         for (int i = 0; i < s.count(); i++) {
             try {
                 if (!expected.equals(Files.readString(plan.ranges(s.id()).resolve(Integer.toString(i)), StandardCharsets.US_ASCII))) {
@@ -278,22 +280,32 @@ final class SplitFiles {
                 }
             }
         }, new Counters());
-        try {
-            fillTo(staging, s.size());
+        // Sized and given its attributes through its own descriptor (its /proc/self/fd path, which
+        // leads to the file opened whatever is put in its name's place), the file checked first.
+        try (FileChannel f = FileChannel.open(staging, Set.of(StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS))) {
+            Stat now = fstat(f, staging);
+            if (!ours(now) || now.ino() != made.ino() || now.dev() != made.dev()) {
+                return false;
+            }
+            if (f.size() < s.size()) {
+                // Not sized when made, and the last range ended in a hole an engine kept: a zero byte there.
+                f.write(ByteBuffer.allocate(1), s.size() - 1);
+            }
+            Path self = FileDescriptors.availability().available() ? Path.of("/proc/self/fd/" + FileDescriptors.of(f)) : staging;
+            Metadata metadata = PlanAttributes.of(options, extras, outcomes);
+            if (!options.preserves(Attribute.MODE)) {
+                metadata.chmod(src, self, target, CreationModes.of(st, options) & 0777 & ~plan.umask());
+            }
+            metadata.apply(src, null, self, target, st, false, metadata.copiesXattrs(), 0, true);
         } catch (IOException x) {
             fail(counts, failures, src, target, Diagnostic.of("error writing {0}", target, Diagnostic.reasonOf(x)));
             return false;
         }
-        Metadata metadata = PlanAttributes.of(options, extras, outcomes);
-        if (!options.preserves(Attribute.MODE)) {
-            metadata.chmod(src, staging, target, CreationModes.of(st, options) & 0777 & ~plan.umask());
-        }
-        metadata.apply(src, null, staging, target, st, false, metadata.copiesXattrs(), 0, true);
         if (counts.get(FAILS) != failedBefore) {
             return false;
         }
         try {
-            Files.move(staging, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            Files.move(staging, at, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (NoSuchFileException x) {
             // Completed by another worker meanwhile.
             return false;
@@ -309,14 +321,14 @@ final class SplitFiles {
      * The finish step's look at split file {@code s}: completed if every range is in; a staging file
      * left by a copy after the file was complete is removed; else the file is named as not copied.
      */
-    void finish(Split s, Path target, AtomicLongArray counts, List<FileOutcome> failures) {
-        if (complete(s, target, true, counts, failures)) {
+    void finish(Split s, Path at, Path target, AtomicLongArray counts, List<FileOutcome> failures) {
+        if (complete(s, at, target, true, counts, failures)) {
             return;
         }
         Path src = source(s.operand(), s.name());
-        Path staging = TempNames.of(target, STAGING);
-        Stat at = Stat.lstatOrNull(staging);
-        Stat existing = Stat.lstatOrNull(target);
+        Path staging = TempNames.of(at, STAGING);
+        Stat made = Stat.lstatOrNull(staging);
+        Stat existing = Stat.lstatOrNull(at);
         Stat st = null;
         try {
             st = Stat.of(src, follow(s.name()));
@@ -326,7 +338,7 @@ final class SplitFiles {
         boolean done = existing != null && st != null && existing.isRegular() && existing.size() == s.size()
                 && (kept(st, existing) || options.overwrite() == OverwritePolicy.NO_CLOBBER);
         if (done) {
-            if (at != null && ours(at)) {
+            if (made != null && ours(made)) {
                 try {
                     Files.deleteIfExists(staging);
                 } catch (IOException x) {
@@ -347,18 +359,6 @@ final class SplitFiles {
     }
 
     /**
-     * A staging file every range is in, but shorter than the file (not sized when made, and the last
-     * range ended in a hole an engine kept): its last byte, a zero of that hole, gives it its size.
-     */
-    private static void fillTo(Path staging, long size) throws IOException {
-        try (FileChannel f = FileChannel.open(staging, Set.of(StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS))) {
-            if (f.size() < size) {
-                f.write(ByteBuffer.allocate(1), size - 1);
-            }
-        }
-    }
-
-    /**
      * What a range's mark holds: the staging file it was copied into (device, inode) and the
      * source's modification time then, so ranges copied from different versions of a source that
      * changed meanwhile never make a complete file.
@@ -372,16 +372,17 @@ final class SplitFiles {
         return st.isRegular() && st.uid() == uid && st.nlink() == 1;
     }
 
-    private FileChannel openStaging(Path staging) throws IOException {
+    /** Opens (makes) the staging file reached at {@code staging}, shown as {@code shown}. */
+    private FileChannel openStaging(Path staging, Path shown) throws IOException {
         Stat before = Stat.lstatOrNull(staging);
         if (before != null && !ours(before)) {
-            throw new IOException("refusing " + PlanDirectory.show(staging) + ": not a regular file of this user's with one name");
+            throw new IOException("refusing " + PlanDirectory.show(shown) + ": not a regular file of this user's with one name");
         }
         FileChannel out = FileChannel.open(staging, WRITE, PosixFilePermissions.asFileAttribute(
                 PosixFilePermissions.fromString("rw-------")));
         try {
             if (!ours(fstat(out, staging))) {
-                throw new IOException("refusing " + PlanDirectory.show(staging) + ": not a regular file of this user's with one name");
+                throw new IOException("refusing " + PlanDirectory.show(shown) + ": not a regular file of this user's with one name");
             }
         } catch (IOException x) {
             out.close();
