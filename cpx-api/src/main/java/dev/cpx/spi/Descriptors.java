@@ -59,6 +59,21 @@ public interface Descriptors {
     }
 
     /**
+     * Opens the directory {@code path} (names joined by {@code /}: no empty name, {@code .} or
+     * {@code ..}) below {@code directory} in one call, never through a symbolic link on the way:
+     * to list ({@code toWrite} false, as {@link #openDirectory(int, byte[], boolean)}) or to make
+     * entries in (as {@link #openDirectoryToWrite(int, byte[], boolean)}); {@code openat2} with
+     * {@code RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH} ({@link dev.cpx.spi.support.Openat2}), failing
+     * with {@code ELOOP} at a link. Empty where this engine or kernel has no such call: the caller
+     * then opens one name at a time.
+     *
+     * @since 0.3.0
+     */
+    default java.util.OptionalInt openDirectoryBeneath(int directory, byte[] path, boolean toWrite) throws IOException {
+        return java.util.OptionalInt.empty();
+    }
+
+    /**
      * Opens the directory {@code name} in {@code directory} to make entries in
      * ({@code openat(O_PATH | O_DIRECTORY | O_CLOEXEC)}, with {@code O_NOFOLLOW} unless {@code follow}).
      *

@@ -144,28 +144,49 @@ public final class Anchors {
     }
 
     /**
-     * Opens the source directory {@code source} to read and its copy {@code target} to make entries
-     * in, each reached from its root ({@code sourceRoot}, {@code targetRoot}: resolved as given, as
-     * command-line operands are) one name at a time relative to the directory above, as a walk from
-     * the roots would open them: never through a symbolic link in the copy's path, and in the
-     * source's only where {@code followSource} says. For entries given by their paths below their
-     * operands (a plan's), whose directories no walk holds. Null where there are no descriptor
-     * operations; fails where either cannot be opened, a link put in the place of a directory
-     * included ({@link OpenFailure} says which). The pair is not held until {@link #hold}.
+     * Opens a source root {@code sourceRoot} to read and its copy's {@code targetRoot} to make entries
+     * in, each by its path as given (as command-line operands are): what {@link #openBelow} opens
+     * directories from. Null where there are no descriptor operations.
      */
-    public DirectoryPair openBelow(Path sourceRoot, Path source, boolean followSource, Path targetRoot, Path target,
-            boolean staged) throws IOException {
+    public DirectoryPair openRoots(Path sourceRoot, Path targetRoot) throws IOException {
         if (descriptors == null) {
             return null;
         }
         int s;
         try {
-            s = openBelow(sourceRoot, source, true, followSource);
+            s = descriptors.openDirectory(PathBytes.withoutTrailingSlashes(sourceRoot));
+        } catch (IOException e) {
+            throw new OpenFailure(sourceRoot, true, e);
+        }
+        try {
+            return DirectoryPair.of(descriptors, s, descriptors.openDirectoryToWrite(PathBytes.withoutTrailingSlashes(targetRoot)),
+                    false);
+        } catch (IOException e) {
+            descriptors.close(s);
+            throw new OpenFailure(targetRoot, false, e);
+        }
+    }
+
+    /**
+     * Opens the source directory {@code source} to read and its copy {@code target} to make entries
+     * in, below the roots {@code roots} holds ({@link #openRoots} of {@code sourceRoot} and
+     * {@code targetRoot}), as a walk from the roots would open them: never through a symbolic link in
+     * the copy's path, and in the source's only where {@code followSource} says; in one call each
+     * where the kernel has {@code openat2} ({@link Descriptors#openDirectoryBeneath}), else one name
+     * at a time. For entries given by their paths below their operands (a plan's), whose directories
+     * no walk holds. Fails where either cannot be opened, a link put in the place of a directory
+     * included ({@link OpenFailure} says which). The pair is not held until {@link #hold}.
+     */
+    public DirectoryPair openBelow(DirectoryPair roots, Path sourceRoot, Path source, boolean followSource, Path targetRoot,
+            Path target, boolean staged) throws IOException {
+        int s;
+        try {
+            s = openBelow(roots.source(), sourceRoot, source, true, followSource);
         } catch (IOException e) {
             throw new OpenFailure(source, true, e);
         }
         try {
-            return DirectoryPair.of(descriptors, s, openBelow(targetRoot, target, false, false), staged);
+            return DirectoryPair.of(descriptors, s, openBelow(roots.target(), targetRoot, target, false, false), staged);
         } catch (IOException e) {
             descriptors.close(s);
             throw new OpenFailure(target, false, e);
@@ -175,19 +196,30 @@ public final class Anchors {
         }
     }
 
-    private int openBelow(Path root, Path dir, boolean source, boolean follow) throws IOException {
+    private static final byte[] DOT = {'.'};
+
+    private int openBelow(int rootFd, Path root, Path dir, boolean source, boolean follow) throws IOException {
         Path from = PathBytes.withoutTrailingSlashes(root);
         Path to = PathBytes.withoutTrailingSlashes(dir);
         if (!to.startsWith(from)) {
             throw new IllegalArgumentException(to + " is not below " + from);
         }
+        Step step = (at, name) -> source ? descriptors.openDirectory(at, name, follow) : descriptors.openDirectoryToWrite(at, name, false);
+        if (to.equals(from)) {
+            return step.open(rootFd, DOT);
+        }
+        if (!(source && follow)) {
+            // One call where the kernel has openat2: no symbolic link on the way, nothing out of the root.
+            java.util.OptionalInt beneath = descriptors.openDirectoryBeneath(rootFd, PathBytes.of(from.relativize(to)), !source);
+            if (beneath.isPresent()) {
+                return beneath.getAsInt();
+            }
+        }
         List<byte[]> names = new java.util.ArrayList<>();
-        for (Path name : to.equals(from) ? List.<Path>of() : from.relativize(to)) {
+        for (Path name : from.relativize(to)) {
             names.add(PathBytes.of(name));
         }
-        int fd = source ? descriptors.openDirectory(from) : descriptors.openDirectoryToWrite(from);
-        return descend(descriptors, fd, names, (at, name) -> source ? descriptors.openDirectory(at, name, follow)
-                : descriptors.openDirectoryToWrite(at, name, false));
+        return descend(descriptors, step.open(rootFd, names.get(0)), names.subList(1, names.size()), step);
     }
 
     /** One step of {@link #descend}: the descriptor of {@code name} opened in the directory {@code at}. */

@@ -61,6 +61,8 @@ public final class EntryList extends Task {
     private final Dispatch dispatch;
     private final List<Item> items;
     private final Runnable end;
+    /** The operands' roots opened for the run (by source and target root), released when it ends. */
+    private final Map<List<Path>, DirectoryPair> roots = new java.util.concurrent.ConcurrentHashMap<>();
 
     EntryList(RunContext context, Dispatch dispatch, List<Item> items, Runnable end) {
         super(null, context.outcomes());
@@ -111,8 +113,25 @@ public final class EntryList extends Task {
         return item.operand() ? Placement.OPERAND : item.staged() ? Placement.STAGED_PARENT : Placement.EXISTING_PARENT;
     }
 
+    /** The roots {@code d} is below, opened by their paths as given once for the run. */
+    private DirectoryPair roots(Directories d) throws IOException {
+        List<Path> key = List.of(d.sourceRoot(), d.targetRoot());
+        DirectoryPair pair = roots.get(key);
+        if (pair == null) {
+            synchronized (roots) {
+                pair = roots.get(key);
+                if (pair == null) {
+                    pair = context.anchors().openRoots(d.sourceRoot(), d.targetRoot());
+                    roots.put(key, pair);
+                }
+            }
+        }
+        return pair;
+    }
+
     @Override
     protected void completed() {
+        roots.values().forEach(DirectoryPair::release);
         end.run();
     }
 
@@ -147,7 +166,7 @@ public final class EntryList extends Task {
             DirectoryPair dirs;
             if (anchors.active()) {
                 try {
-                    dirs = anchors.openBelow(directories.sourceRoot(), directories.source(),
+                    dirs = anchors.openBelow(roots(directories), directories.sourceRoot(), directories.source(),
                             context.options().effectiveDereference() == Dereference.ALWAYS, directories.targetRoot(),
                             directories.target(), directories.staged());
                 } catch (dev.cpx.core.fs.Anchors.OpenFailure e) {

@@ -8,6 +8,7 @@ import dev.cpx.spi.support.Dirents;
 import dev.cpx.spi.support.Errno;
 import dev.cpx.spi.support.Fchmodat2;
 import dev.cpx.spi.support.Fcntl;
+import dev.cpx.spi.support.Openat2;
 import dev.cpx.spi.support.PathBytes;
 import dev.cpx.spi.support.Statx;
 import dev.cpx.spi.support.Timespecs;
@@ -30,6 +31,8 @@ final class FfmDescriptors implements Descriptors {
 
     private static final byte[] EMPTY = {};
     private static final byte[] DOT = {'.'};
+    private static final byte[] HOW_TO_LIST = Openat2.how(Fcntl.openDirectoryAt(false));
+    private static final byte[] HOW_TO_WRITE = Openat2.how(Fcntl.openDirectoryToWriteAt(false));
 
     /** Whether {@code linkat(fd, "", ..., AT_EMPTY_PATH)} is allowed (it needs CAP_DAC_READ_SEARCH); else /proc/self/fd. */
     private static volatile boolean linkByDescriptor = true;
@@ -97,6 +100,24 @@ final class FfmDescriptors implements Descriptors {
     @Override
     public int openDirectoryToWrite(int directory, byte[] name, boolean follow) throws IOException {
         return openAt(directory, name, Fcntl.openDirectoryToWriteAt(follow), 0);
+    }
+
+    @Override
+    public OptionalInt openDirectoryBeneath(int directory, byte[] path, boolean toWrite) throws IOException {
+        if (!Openat2.available()) {
+            return OptionalInt.empty();
+        }
+        Scratch s = Scratch.get();
+        name(s, path);
+        s.how(toWrite ? HOW_TO_WRITE : HOW_TO_LIST);
+        long fd = LibC.syscall(s, Openat2.NUMBER, directory, s.pathA, s.how, Openat2.HOW_SIZE);
+        if (fd >= 0) {
+            return OptionalInt.of((int) fd);
+        }
+        if (Openat2.unsupported(s.errno())) {
+            return OptionalInt.empty();
+        }
+        throw Errno.forName(s.errno(), path);
     }
 
     @Override

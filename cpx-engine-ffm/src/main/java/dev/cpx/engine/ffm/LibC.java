@@ -183,6 +183,15 @@ final class LibC {
         }
     }
 
+    /** {@code syscall(number, fd, path, how, size)}: {@code openat2}'s shape. */
+    static long syscall(Scratch s, long number, int fd, long path, long how, long size) {
+        try {
+            return (long) SYSCALL.invokeExact(s.state, number, (long) fd, path, how, size, 0L);
+        } catch (Throwable e) {
+            throw Linking.unexpected(e);
+        }
+    }
+
     static int futimens(Scratch s, int fd, long times) {
         try {
             return (int) (long) FUTIMENS.invokeExact(s.state, (long) fd, times, 0L, 0L, 0L, 0L);

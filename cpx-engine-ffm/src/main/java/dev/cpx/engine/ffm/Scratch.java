@@ -19,7 +19,8 @@ final class Scratch {
     private static final int OFFSETS = STATE;
     private static final int TIMES = OFFSETS + 16;
     private static final int STATX = TIMES + 32;
-    private static final int PATH_A = STATX + Statx.SIZE;
+    private static final int HOW = STATX + Statx.SIZE;
+    private static final int PATH_A = HOW + dev.cpx.spi.support.Openat2.HOW_SIZE;
     private static final int PATH_B = PATH_A + PATH_MAX;
     private static final int SIZE = PATH_B + PATH_MAX;
     private static final int DIRENTS = 32 << 10;
@@ -37,6 +38,7 @@ final class Scratch {
     final long statx = memory.address() + STATX;
     final ByteBuffer statxView = buffer.slice(STATX, Statx.SIZE).order(buffer.order());
     final long times = memory.address() + TIMES;
+    final long how = memory.address() + HOW;
     final long pathA = memory.address() + PATH_A;
     final long pathB = memory.address() + PATH_B;
     private Linking.Memory dirents;
@@ -69,6 +71,11 @@ final class Scratch {
         for (int i = 0; i < 4; i++) {
             buffer.putLong(TIMES + 8 * i, timespecs[i]);
         }
+    }
+
+    /** Puts a {@code struct open_how} ({@link dev.cpx.spi.support.Openat2#how}) at {@link #how}. */
+    void how(byte[] how) {
+        buffer.put(HOW, how);
     }
 
     /** {@code path} NUL-terminated at {@link #pathA}; false when it is {@code PATH_MAX} bytes or longer (the kernel refuses those). */

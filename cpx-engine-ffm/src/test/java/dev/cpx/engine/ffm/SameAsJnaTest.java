@@ -216,6 +216,38 @@ class SameAsJnaTest {
         }
     }
 
+    /** {@code openat2} beneath an open directory: the same directory, the same refusals, as JNA's. */
+    @Test
+    void opensBeneathAsJnaDoes() throws IOException {
+        Files.createDirectories(dir.resolve("a/b/c"));
+        Files.createSymbolicLink(dir.resolve("a/l"), Path.of("b"));
+        int f = ffmAt.openDirectory(dir);
+        int j = jnaAt.openDirectory(dir);
+        try {
+            for (String path : new String[] {"a/b/c", "a/l/c", "a/l", "a/gone", "a/b/c/../../.."}) {
+                for (boolean toWrite : new boolean[] {false, true}) {
+                    byte[] p = path.getBytes(StandardCharsets.US_ASCII);
+                    same(() -> inode(ffmAt, ffmAt.openDirectoryBeneath(f, p, toWrite)), () -> inode(jnaAt, jnaAt.openDirectoryBeneath(j, p, toWrite)));
+                }
+            }
+        } finally {
+            ffmAt.close(f);
+            jnaAt.close(j);
+        }
+    }
+
+    /** The inode of the directory {@code fd} holds, which is closed then. */
+    private static Object inode(Descriptors at, java.util.OptionalInt fd) throws IOException {
+        if (fd.isEmpty()) {
+            return "unsupported";
+        }
+        try {
+            return at.status(fd.getAsInt()).ino();
+        } finally {
+            at.close(fd.getAsInt());
+        }
+    }
+
     @Test
     void descriptorsListStatMakeAndLinkAsJnaDoes() throws IOException {
         Files.writeString(dir.resolve("f"), "data");

@@ -87,6 +87,9 @@ final class LibC {
      */
     static native long syscall(long number, int fd, byte[] path, int mode, int flags);
 
+    /** {@code syscall(2)}: {@code openat2(dirFd, path, how, size)}'s shape. */
+    static native long syscall(long number, int fd, byte[] path, byte[] how, long size);
+
     static native long listxattr(byte[] path, byte[] list, long size);
 
     static native long llistxattr(byte[] path, byte[] list, long size);

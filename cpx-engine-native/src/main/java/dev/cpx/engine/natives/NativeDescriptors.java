@@ -8,6 +8,7 @@ import dev.cpx.spi.support.Dirents;
 import dev.cpx.spi.support.Errno;
 import dev.cpx.spi.support.Fchmodat2;
 import dev.cpx.spi.support.Fcntl;
+import dev.cpx.spi.support.Openat2;
 import dev.cpx.spi.support.PathBytes;
 import dev.cpx.spi.support.Statx;
 import dev.cpx.spi.support.Timespecs;
@@ -61,6 +62,9 @@ final class NativeDescriptors implements Descriptors {
         }
     }
 
+    private static final byte[] HOW_TO_LIST = Openat2.how(Fcntl.openDirectoryAt(false));
+    private static final byte[] HOW_TO_WRITE = Openat2.how(Fcntl.openDirectoryToWriteAt(false));
+
     private static final ThreadLocal<Buffers> BUFFERS = ThreadLocal.withInitial(Buffers::new);
 
     private NativeDescriptors() {
@@ -89,6 +93,23 @@ final class NativeDescriptors implements Descriptors {
     @Override
     public int openDirectoryToWrite(int directory, byte[] name, boolean follow) throws IOException {
         return openAt(directory, name, Fcntl.openDirectoryToWriteAt(follow));
+    }
+
+    @Override
+    public java.util.OptionalInt openDirectoryBeneath(int directory, byte[] path, boolean toWrite) throws IOException {
+        if (!Openat2.available()) {
+            return java.util.OptionalInt.empty();
+        }
+        byte[] how = toWrite ? HOW_TO_WRITE : HOW_TO_LIST;
+        long fd = LibC.syscall(Openat2.NUMBER, directory, cName(path), how, Openat2.HOW_SIZE);
+        if (fd >= 0) {
+            return java.util.OptionalInt.of((int) fd);
+        }
+        int errno = LibC.errno();
+        if (Openat2.unsupported(errno)) {
+            return java.util.OptionalInt.empty();
+        }
+        throw Errno.forName(errno, path);
     }
 
     @Override

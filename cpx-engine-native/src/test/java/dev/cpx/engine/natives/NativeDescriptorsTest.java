@@ -215,6 +215,38 @@ class NativeDescriptorsTest {
         }
     }
 
+    /**
+     * {@code openat2} below an open directory: the directory several names down in one call, to list
+     * or to make entries in, never through a symbolic link on the way (this kernel has the call).
+     */
+    @Test
+    void opensADirectoryBeneathInOneCallNeverThroughALink() throws Exception {
+        Files.createDirectories(dir.resolve("a/b/c"));
+        Files.writeString(dir.resolve("a/b/c/f"), "x");
+        Files.createSymbolicLink(dir.resolve("a/l"), Path.of("b"));
+        int root = d.openDirectory(dir);
+        try {
+            for (boolean toWrite : new boolean[] {false, true}) {
+                OptionalInt c = d.openDirectoryBeneath(root, "a/b/c".getBytes(StandardCharsets.US_ASCII), toWrite);
+                assertTrue(c.isPresent(), "openat2 is there on this kernel");
+                try {
+                    assertEquals(((Number) Files.getAttribute(dir.resolve("a/b/c"), "unix:ino")).longValue(), d.status(c.getAsInt()).ino());
+                    assertEquals(1, d.status(c.getAsInt(), "f".getBytes(StandardCharsets.US_ASCII)).size());
+                } finally {
+                    d.close(c.getAsInt());
+                }
+                IOException loop = assertThrows(IOException.class,
+                        () -> d.openDirectoryBeneath(root, "a/l/c".getBytes(StandardCharsets.US_ASCII), toWrite));
+                assertTrue(loop.getMessage().contains("Too many levels of symbolic links"), loop.getMessage());
+                assertThrows(IOException.class, () -> d.openDirectoryBeneath(root, "a/l".getBytes(StandardCharsets.US_ASCII), toWrite));
+                assertThrows(NoSuchFileException.class,
+                        () -> d.openDirectoryBeneath(root, "a/gone".getBytes(StandardCharsets.US_ASCII), toWrite));
+            }
+        } finally {
+            d.close(root);
+        }
+    }
+
     @Test
     void makesDirectoriesAndUnnamedFilesNamedOnlyWhenLinked() throws Exception {
         int dfd = d.openDirectoryToWrite(dir);
