@@ -35,8 +35,20 @@ final class SafeDirectories {
         this.descriptors = descriptors;
     }
 
-    /** The directory {@code components} below {@code root}, made where missing. */
+    /** The directory {@code components} below {@code root}, made where missing (through descriptors where there are). */
     Path ensure(Path root, boolean rootFollowed, List<byte[]> components) throws IOException {
+        if (descriptors != null && descriptors.opensRelative()) {
+            // Made one name at a time through the directory above (never by a path a link swapped in
+            // could redirect), once for each directory not made or checked before.
+            Path dir = below(root, components);
+            if (!known.contains(dir)) {
+                descriptors.close(open(root, rootFollowed, components));
+                for (Path p = dir; p != null && p.startsWith(root); p = p.getParent()) {
+                    known.add(p);
+                }
+            }
+            return dir;
+        }
         Path dir = root;
         check(dir, rootFollowed, true);
         for (byte[] c : components) {
