@@ -230,6 +230,12 @@ public final class ChunkCopier {
 
         /** Waits for the last run, copies the split files' ranges and links the later names of hard links: the chunk's report. */
         ChunkReport finish() throws IOException, InterruptedException {
+            try (dirs) {
+                return finishing();
+            }
+        }
+
+        private ChunkReport finishing() throws IOException, InterruptedException {
             if (!rejected.isEmpty()) {
                 return new ChunkReport(chunk, worker, 0, 0, 0, 0, 0, 0, System.nanoTime() - start, rejected, List.of());
             }

@@ -106,8 +106,8 @@ public final class Finisher {
         AtomicLongArray counts = new AtomicLongArray(6);
         List<FileOutcome> found = new ArrayList<>();
         SplitFiles splits = new SplitFiles(plan, plan.options(), null, extras);
-        SafeDirectories safe = new SafeDirectories(extras == null ? null : extras.descriptors().orElse(null));
-        try (DataInputStream in = new DataInputStream(new Buffered.Input(Files.newInputStream(plan.splits())))) {
+        try (SafeDirectories safe = new SafeDirectories(extras == null ? null : extras.descriptors().orElse(null));
+                DataInputStream in = new DataInputStream(new Buffered.Input(Files.newInputStream(plan.splits())))) {
             for (SplitFiles.Split s = SplitFiles.read(in); s != null; s = SplitFiles.read(in)) {
                 SafeDirectories.Reached target;
                 try {
@@ -181,8 +181,8 @@ public final class Finisher {
         Dereference deref = o.effectiveDereference();
         int umask = plan.umask();
         dev.cpx.spi.Descriptors descriptors = extras == null ? null : extras.descriptors().orElse(null);
-        SafeDirectories safe = new SafeDirectories(descriptors);
-        try (DataInputStream in = new DataInputStream(new Buffered.Input(Files.newInputStream(plan.dirs())))) {
+        try (SafeDirectories safe = new SafeDirectories(descriptors);
+                DataInputStream in = new DataInputStream(new Buffered.Input(Files.newInputStream(plan.dirs())))) {
             for (PlanDirectory.Dir d = PlanDirectory.readDir(in); d != null; d = PlanDirectory.readDir(in)) {
                 Path sourceRoot = plan.source(d.operand());
                 Path src = d.name().length == 0 ? sourceRoot : sourceRoot.resolve(PathBytes.path(d.name()));

@@ -21,9 +21,12 @@ import java.util.Set;
  * later is not followed either (the runs' entries: {@code EntryList}, docs/security.md); without
  * them, {@link #ensure} checks by path.
  */
-final class SafeDirectories {
+final class SafeDirectories implements AutoCloseable {
 
     private final Set<Path> known = new HashSet<>();
+    /** The operand's target last made directories below, open (-1: none). */
+    private int openRootFd = -1;
+    private Path openRoot;
     /** Where set, "is anything there?" is one {@code statx} rather than an exception per missing directory. */
     private final Descriptors descriptors;
 
@@ -42,7 +45,9 @@ final class SafeDirectories {
             // could redirect), once for each directory not made or checked before.
             Path dir = below(root, components);
             if (!known.contains(dir)) {
-                descriptors.close(open(root, rootFollowed, components));
+                if (!madeInItsParent(root, rootFollowed, components)) {
+                    descriptors.close(open(root, rootFollowed, components));
+                }
                 for (Path p = dir; p != null && p.startsWith(root); p = p.getParent()) {
                     known.add(p);
                 }
@@ -56,6 +61,80 @@ final class SafeDirectories {
             check(dir, false, true);
         }
         return dir;
+    }
+
+    /**
+     * The directory {@code components} below {@code root} made (or found) in its parent, opened below
+     * {@code root} in one call ({@link Descriptors#openDirectoryBeneath}: never through a link):
+     * three calls for a new directory whose parent exists, a chunk's common case. False where that
+     * does not apply or fails; then {@link #open} walks, and says why it cannot.
+     */
+    private boolean madeInItsParent(Path root, boolean rootFollowed, List<byte[]> components) {
+        if (components.isEmpty() || !dev.cpx.spi.support.Openat2.available()) {
+            return false;
+        }
+        int rootFd;
+        int parent = -1;
+        try {
+            check(root, rootFollowed, true);
+            rootFd = rootOpen(root);
+            if (components.size() == 1) {
+                parent = rootFd;
+            } else {
+                java.util.OptionalInt p = descriptors.openDirectoryBeneath(rootFd, joined(components.subList(0, components.size() - 1)), true);
+                if (p.isEmpty()) {
+                    return false;
+                }
+                parent = p.getAsInt();
+            }
+            byte[] last = components.get(components.size() - 1);
+            try {
+                descriptors.makeDirectory(parent, last, 0777);
+            } catch (FileAlreadyExistsException e) {
+                // there already, or made by another worker meanwhile: looked at below
+            }
+            Stat st = Stat.ifThere(descriptors, parent, last);
+            return st != null && st.isDirectory();
+        } catch (IOException e) {
+            return false;
+        } finally {
+            if (parent >= 0 && parent != openRootFd) {
+                descriptors.close(parent);
+            }
+        }
+    }
+
+    /** {@code root} opened by its path as given, kept open for the next directory below it until {@link #close}. */
+    private int rootOpen(Path root) throws IOException {
+        if (openRootFd >= 0 && root.equals(openRoot)) {
+            return openRootFd;
+        }
+        close();
+        openRootFd = descriptors.openDirectoryToWrite(root);
+        openRoot = root;
+        return openRootFd;
+    }
+
+    /** Closes the root kept open, if any. */
+    @Override
+    public void close() {
+        if (openRootFd >= 0) {
+            descriptors.close(openRootFd);
+            openRootFd = -1;
+            openRoot = null;
+        }
+    }
+
+    /** {@code names} joined by {@code /}. */
+    private static byte[] joined(List<byte[]> names) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (byte[] n : names) {
+            if (out.size() > 0) {
+                out.write('/');
+            }
+            out.writeBytes(n);
+        }
+        return out.toByteArray();
     }
 
     /**
