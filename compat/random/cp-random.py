@@ -13,7 +13,8 @@ seed; `--keep` leaves its scenes under the work directory to look at.
 
 What cpx documents as different (docs/gnu-compatibility.md) is not reported: the order of -v lines
 and of messages within a recursive copy (compared sorted), the program name in messages and in
-"Try '... --help'". Every mismatch found so far became a row of the differential suite judged by
+"Try '... --help'"; GNU 9.1's simple backups put in the working directory rather than beside the
+copies in another directory (a 9.1 bug, README) are counted apart. Every mismatch found so far became a row of the differential suite judged by
 /usr/bin/cp (cpx-cli/src/test/java/dev/cpx/cli/differential/) or a line of that document.
 
     compat/random/cp-random.py [--cpx ./cpx] [--first 1] [--count 200] [--work /tmp/cp-random] [--keep] [--copies]
@@ -285,6 +286,17 @@ def case(seed, cpx, work, copies=False):
     return args + (["(unprivileged)"] if user else []), destination, results[0], results[1]
 
 
+def misplaced_backups(gnu, cpx, gnu_scene):
+    """Whether the only difference is GNU 9.1's bug with simple backups into another directory: the
+    backups cpx makes beside the copies (NAME~ in D) are in GNU's working directory instead."""
+    if any(gnu[k] != cpx[k] for k in gnu if k != "tree"):
+        return False
+    g, c = set(gnu["tree"]), set(cpx["tree"])
+    only_cpx = c - g
+    return (not g - c and only_cpx and all(e[0].endswith("~") for e in only_cpx)
+            and all(os.path.lexists(os.path.join(gnu_scene, os.path.basename(e[0]))) for e in only_cpx))
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--cpx", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "cpx"))
@@ -300,9 +312,14 @@ def main():
     # The checkout's launcher builds on its first run after a change, and says so: not in a case.
     subprocess.run([os.path.abspath(a.cpx), "--version"], capture_output=True, check=True)
     mismatches = 0
+    known = 0
     for seed in range(a.first, a.first + a.count):
         args, destination, gnu, cpx = case(seed, os.path.abspath(a.cpx), a.work, a.copies)
-        if gnu != cpx:
+        if gnu != cpx and misplaced_backups(gnu, cpx, os.path.join(a.work, str(seed), "gnu")):
+            known += 1
+            print(f"seed {seed}: cp {' '.join(args)}: GNU 9.1 put the simple backups in the working directory"
+                  " (a 9.1 bug; cpx puts them beside the copies, README)")
+        elif gnu != cpx:
             mismatches += 1
             print(f"seed {seed}: cp {' '.join(args)}  (destination: {destination})")
             for key in gnu:
@@ -314,7 +331,7 @@ def main():
                         print(f"  {key}: GNU {gnu[key]!r}\n  {' ' * len(key)}  cpx {cpx[key]!r}")
         if gnu == cpx or not a.keep:
             shutil.rmtree(os.path.join(a.work, str(seed)), ignore_errors=True)
-    print(f"{a.count} cases, {mismatches} mismatches")
+    print(f"{a.count} cases, {mismatches} mismatches" + (f", {known} known GNU 9.1 differences" if known else ""))
     return 1 if mismatches else 0
 
 
