@@ -152,19 +152,8 @@ public final class Anchors {
         if (descriptors == null) {
             return null;
         }
-        int s;
-        try {
-            s = descriptors.openDirectory(PathBytes.withoutTrailingSlashes(sourceRoot));
-        } catch (IOException e) {
-            throw new OpenFailure(sourceRoot, true, e);
-        }
-        try {
-            return DirectoryPair.of(descriptors, s, descriptors.openDirectoryToWrite(PathBytes.withoutTrailingSlashes(targetRoot)),
-                    false);
-        } catch (IOException e) {
-            descriptors.close(s);
-            throw new OpenFailure(targetRoot, false, e);
-        }
+        return pair(sourceRoot, () -> descriptors.openDirectory(PathBytes.withoutTrailingSlashes(sourceRoot)), targetRoot,
+                () -> descriptors.openDirectoryToWrite(PathBytes.withoutTrailingSlashes(targetRoot)), false);
     }
 
     /**
@@ -179,14 +168,26 @@ public final class Anchors {
      */
     public DirectoryPair openBelow(DirectoryPair roots, Path sourceRoot, Path source, boolean followSource, Path targetRoot,
             Path target, boolean staged) throws IOException {
+        return pair(source, () -> openBelow(roots.source(), sourceRoot, source, true, followSource), target,
+                () -> openBelow(roots.target(), targetRoot, target, false, false), staged);
+    }
+
+    /** One side of a pair opened by {@link #pair}. */
+    @FunctionalInterface
+    private interface Side {
+        int open() throws IOException;
+    }
+
+    /** The source side, then the copy's (the source's closed where that fails); {@link OpenFailure} says which failed. */
+    private DirectoryPair pair(Path source, Side sourceSide, Path target, Side targetSide, boolean staged) throws IOException {
         int s;
         try {
-            s = openBelow(roots.source(), sourceRoot, source, true, followSource);
+            s = sourceSide.open();
         } catch (IOException e) {
             throw new OpenFailure(source, true, e);
         }
         try {
-            return DirectoryPair.of(descriptors, s, openBelow(roots.target(), targetRoot, target, false, false), staged);
+            return DirectoryPair.of(descriptors, s, targetSide.open(), staged);
         } catch (IOException e) {
             descriptors.close(s);
             throw new OpenFailure(target, false, e);

@@ -284,8 +284,7 @@ public final class ChunkCopier {
     }
 
     private Path source(PlanEntry e) {
-        Path root = plan.source(e.operand());
-        return e.name().length == 0 ? root : root.resolve(PathBytes.path(e.name()));
+        return SafeDirectories.shown(plan.source(e.operand()), e.name());
     }
 
     /**
@@ -293,15 +292,15 @@ public final class ChunkCopier {
      * a symbolic link; null when that fails (reported).
      */
     private Path target(PlanEntry e, SafeDirectories dirs, AtomicLongArray counts, List<FileOutcome> failures) {
-        Path targetRoot = plan.target(e.operand());
         try {
-            return target(plan, e.operand(), e.name(), dirs);
+            List<byte[]> parts = PlanNames.components(e.name());
+            if (parts.isEmpty()) {
+                return plan.target(e.operand());
+            }
+            Path dir = dirs.ensure(plan.target(e.operand()), plan.targetFollowed(e.operand()), parts.subList(0, parts.size() - 1));
+            return dir.resolve(PathBytes.path(parts.get(parts.size() - 1)));
         } catch (IOException | PlanNames.UnsafeName x) {
-            counts.incrementAndGet(5);
-            Path target = e.name().length == 0 ? targetRoot : targetRoot.resolve(PathBytes.path(e.name()));
-            failures.add(FileOutcome.failed(EntryKind.UNKNOWN, null, target,
-                    new Diagnostic("cannot copy into the directory of " + dev.cpx.api.ShellQuote.quote(target),
-                            List.of(), x.getMessage())));
+            refused(e, x, counts, failures);
             return null;
         }
     }
@@ -314,30 +313,18 @@ public final class ChunkCopier {
         try {
             return dirs.reach(plan.target(e.operand()), plan.targetFollowed(e.operand()), e.name());
         } catch (IOException | PlanNames.UnsafeName x) {
-            counts.incrementAndGet(5);
-            Path target = SafeDirectories.shown(plan.target(e.operand()), e.name());
-            failures.add(FileOutcome.failed(EntryKind.UNKNOWN, null, target,
-                    new Diagnostic("cannot copy into the directory of " + dev.cpx.api.ShellQuote.quote(target),
-                            List.of(), x.getMessage())));
+            refused(e, x, counts, failures);
             return null;
         }
     }
 
-    /** The target of name {@code name} below operand {@code operand}, its directories made as needed. */
-    static Path target(PlanDirectory plan, int operand, byte[] name, SafeDirectories dirs)
-            throws IOException, PlanNames.UnsafeName {
-        return target(plan.target(operand), plan.targetFollowed(operand), name, dirs);
-    }
-
-    /** The target of name {@code name} below {@code targetRoot}, its directories made as needed. */
-    static Path target(Path targetRoot, boolean rootFollowed, byte[] name, SafeDirectories dirs)
-            throws IOException, PlanNames.UnsafeName {
-        List<byte[]> parts = PlanNames.components(name);
-        if (parts.isEmpty()) {
-            return targetRoot;
-        }
-        Path dir = dirs.ensure(targetRoot, rootFollowed, parts.subList(0, parts.size() - 1));
-        return dir.resolve(PathBytes.path(parts.get(parts.size() - 1)));
+    /** Reports that {@code e}'s copy has no directory to go into ({@code why}). */
+    private void refused(PlanEntry e, Exception why, AtomicLongArray counts, List<FileOutcome> failures) {
+        counts.incrementAndGet(5);
+        Path target = SafeDirectories.shown(plan.target(e.operand()), e.name());
+        failures.add(FileOutcome.failed(EntryKind.UNKNOWN, null, target,
+                new Diagnostic("cannot copy into the directory of " + dev.cpx.api.ShellQuote.quote(target),
+                        List.of(), why.getMessage())));
     }
 
     /**
@@ -349,7 +336,7 @@ public final class ChunkCopier {
         Path targetRoot = plan.target(follower.operand());
         boolean followed = plan.targetFollowed(follower.operand());
         Path leaderTarget = SafeDirectories.shown(plan.target(leader.operand()), leader.name());
-        Path source = plan.source(follower.operand()).resolve(PathBytes.path(follower.name()));
+        Path source = source(follower);
         Path target = SafeDirectories.shown(targetRoot, follower.name());
         try (SafeDirectories.Reached first = dirs.reach(plan.target(leader.operand()), plan.targetFollowed(leader.operand()),
                 leader.name()); SafeDirectories.Reached second = dirs.reach(targetRoot, followed, follower.name())) {

@@ -180,30 +180,20 @@ public final class Finisher {
         Metadata metadata = PlanAttributes.of(o, extras, outcomes);
         Dereference deref = o.effectiveDereference();
         int umask = plan.umask();
-        dev.cpx.spi.Descriptors descriptors = extras == null ? null : extras.descriptors().orElse(null);
-        try (SafeDirectories safe = new SafeDirectories(descriptors);
+        try (SafeDirectories safe = new SafeDirectories(extras == null ? null : extras.descriptors().orElse(null));
                 DataInputStream in = new DataInputStream(new Buffered.Input(Files.newInputStream(plan.dirs())))) {
             for (PlanDirectory.Dir d = PlanDirectory.readDir(in); d != null; d = PlanDirectory.readDir(in)) {
-                Path sourceRoot = plan.source(d.operand());
-                Path src = d.name().length == 0 ? sourceRoot : sourceRoot.resolve(PathBytes.path(d.name()));
-                Path dst;
-                int fd;
+                Path src = SafeDirectories.shown(plan.source(d.operand()), d.name());
+                SafeDirectories.Reached dst;
                 try {
-                    List<byte[]> components = PlanNames.components(d.name());
-                    fd = safe.open(root(d.operand()), plan.targetFollowed(d.operand()), components);
-                    dst = fd >= 0 ? SafeDirectories.below(root(d.operand()), components)
-                            : safe.ensure(root(d.operand()), plan.targetFollowed(d.operand()), components);
+                    dst = safe.directory(root(d.operand()), plan.targetFollowed(d.operand()), PlanNames.components(d.name()));
                 } catch (IOException | PlanNames.UnsafeName e) {
                     outcomes.failed(EntryKind.DIRECTORY, src, null, new Diagnostic("cannot make directory for "
                             + PlanNames.show(d.name()), List.of(), e.getMessage()));
                     continue;
                 }
-                try {
-                    directory(d, src, dst, fd < 0 ? dst : Anchors.self(fd), o, metadata, deref, umask, outcomes, counters);
-                } finally {
-                    if (fd >= 0) {
-                        descriptors.close(fd);
-                    }
+                try (dst) {
+                    directory(d, src, dst.shown(), dst.at(), o, metadata, deref, umask, outcomes, counters);
                 }
             }
         }

@@ -70,18 +70,16 @@ final class SafeDirectories implements AutoCloseable {
      * does not apply or fails; then {@link #open} walks, and says why it cannot.
      */
     private boolean madeInItsParent(Path root, boolean rootFollowed, List<byte[]> components) {
-        if (components.isEmpty() || !dev.cpx.spi.support.Openat2.available()) {
+        if (components.isEmpty()) {
             return false;
         }
-        int rootFd;
         int parent = -1;
         try {
-            check(root, rootFollowed, true);
-            rootFd = rootOpen(root);
             if (components.size() == 1) {
-                parent = rootFd;
+                check(root, rootFollowed, true);
+                parent = rootOpen(root);
             } else {
-                java.util.OptionalInt p = descriptors.openDirectoryBeneath(rootFd, joined(components.subList(0, components.size() - 1)), true);
+                java.util.OptionalInt p = beneath(root, rootFollowed, components.subList(0, components.size() - 1));
                 if (p.isEmpty()) {
                     return false;
                 }
@@ -101,6 +99,21 @@ final class SafeDirectories implements AutoCloseable {
             if (parent >= 0 && parent != openRootFd) {
                 descriptors.close(parent);
             }
+        }
+    }
+
+    /**
+     * The directory {@code components} below {@code root} opened in one call below the root kept
+     * open ({@link Descriptors#openDirectoryBeneath}: never through a link, nothing out of the root);
+     * empty where not (no such call here, not there, a link on the way: {@link #open}'s walk says
+     * which).
+     */
+    private java.util.OptionalInt beneath(Path root, boolean rootFollowed, List<byte[]> components) {
+        try {
+            check(root, rootFollowed, true);
+            return descriptors.openDirectoryBeneath(rootOpen(root), joined(components), true);
+        } catch (IOException e) {
+            return java.util.OptionalInt.empty();
         }
     }
 
@@ -149,14 +162,23 @@ final class SafeDirectories implements AutoCloseable {
         if (parts.isEmpty()) {
             return new Reached(root, root, -1);
         }
-        List<byte[]> dirs = parts.subList(0, parts.size() - 1);
+        Reached dir = directory(root, rootFollowed, parts.subList(0, parts.size() - 1));
         Path last = PathBytes.path(parts.get(parts.size() - 1));
-        int fd = open(root, rootFollowed, dirs);
+        return new Reached(dir.shown.resolve(last), dir.at.resolve(last), dir.fd);
+    }
+
+    /**
+     * The directory {@code components} below {@code root}, made where missing, as {@link #reach}
+     * gives a copy's place: reached at {@code /proc/self/fd/N} of it opened by {@link #open}, or by
+     * its path (checked by {@link #ensure}) without descriptors. Open until {@link Reached#close}.
+     */
+    Reached directory(Path root, boolean rootFollowed, List<byte[]> components) throws IOException {
+        int fd = open(root, rootFollowed, components);
         if (fd < 0) {
-            Path target = ensure(root, rootFollowed, dirs).resolve(last);
-            return new Reached(target, target, -1);
+            Path dir = ensure(root, rootFollowed, components);
+            return new Reached(dir, dir, -1);
         }
-        return new Reached(below(root, parts), dev.cpx.core.fs.Anchors.self(fd).resolve(last), fd);
+        return new Reached(below(root, components), dev.cpx.core.fs.Anchors.self(fd), fd);
     }
 
     /** A copy's place from {@link #reach}: its directory stays open until {@link #close}. */
@@ -214,6 +236,10 @@ final class SafeDirectories implements AutoCloseable {
     int open(Path root, boolean rootFollowed, List<byte[]> components) throws IOException {
         if (descriptors == null || !descriptors.opensRelative()) {
             return -1;
+        }
+        java.util.OptionalInt there = components.isEmpty() ? java.util.OptionalInt.empty() : beneath(root, rootFollowed, components);
+        if (there.isPresent()) {
+            return there.getAsInt();
         }
         check(root, rootFollowed, true);
         Path[] dir = {root};

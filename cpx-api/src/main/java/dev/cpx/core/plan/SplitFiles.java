@@ -11,6 +11,7 @@ import dev.cpx.api.OverwritePolicy;
 import dev.cpx.core.decide.CreationModes;
 import dev.cpx.core.decide.ResumeRule;
 import dev.cpx.core.finish.Metadata;
+import dev.cpx.core.fs.Anchors;
 import dev.cpx.core.fs.Stat;
 import dev.cpx.core.fs.TempNames;
 import dev.cpx.core.run.Counters;
@@ -291,7 +292,7 @@ final class SplitFiles {
                 // Not sized when made, and the last range ended in a hole an engine kept: a zero byte there.
                 f.write(ByteBuffer.allocate(1), s.size() - 1);
             }
-            Path self = FileDescriptors.availability().available() ? Path.of("/proc/self/fd/" + FileDescriptors.of(f)) : staging;
+            Path self = FileDescriptors.availability().available() ? Anchors.self(FileDescriptors.of(f)) : staging;
             Metadata metadata = PlanAttributes.of(options, extras, outcomes);
             if (!options.preserves(Attribute.MODE)) {
                 metadata.chmod(src, self, target, CreationModes.of(st, options) & 0777 & ~plan.umask());
@@ -394,7 +395,7 @@ final class SplitFiles {
     /** The attributes of the open file (by its path where descriptors are out of reach). */
     private static Stat fstat(FileChannel channel, Path path) throws IOException {
         if (FileDescriptors.availability().available()) {
-            return Stat.stat(Path.of("/proc/self/fd/" + FileDescriptors.of(channel)));
+            return Stat.stat(Anchors.self(FileDescriptors.of(channel)));
         }
         return Stat.lstat(path);
     }

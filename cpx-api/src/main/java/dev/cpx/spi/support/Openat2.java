@@ -41,8 +41,17 @@ public final class Openat2 {
         return false;
     }
 
+    /**
+     * The {@code struct open_how} that opens a directory to list ({@link Fcntl#openDirectoryAt}) or,
+     * {@code toWrite}, to make entries in ({@link Fcntl#openDirectoryToWriteAt}), without following a
+     * link in its last name either: a new array each call, for an engine to keep.
+     */
+    public static byte[] how(boolean toWrite) {
+        return how(toWrite ? Fcntl.openDirectoryToWriteAt(false) : Fcntl.openDirectoryAt(false));
+    }
+
     /** The {@code struct open_how} for {@code flags} (no mode), resolving beneath and without symbolic links, in this machine's byte order. */
-    public static byte[] how(int flags) {
+    static byte[] how(int flags) {
         java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(HOW_SIZE).order(java.nio.ByteOrder.nativeOrder());
         b.putLong(flags & 0xFFFFFFFFL).putLong(0).putLong(RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH);
         return b.array();

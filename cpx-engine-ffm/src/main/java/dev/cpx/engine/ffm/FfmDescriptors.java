@@ -31,8 +31,8 @@ final class FfmDescriptors implements Descriptors {
 
     private static final byte[] EMPTY = {};
     private static final byte[] DOT = {'.'};
-    private static final byte[] HOW_TO_LIST = Openat2.how(Fcntl.openDirectoryAt(false));
-    private static final byte[] HOW_TO_WRITE = Openat2.how(Fcntl.openDirectoryToWriteAt(false));
+    private static final byte[] HOW_TO_LIST = Openat2.how(false);
+    private static final byte[] HOW_TO_WRITE = Openat2.how(true);
 
     /** Whether {@code linkat(fd, "", ..., AT_EMPTY_PATH)} is allowed (it needs CAP_DAC_READ_SEARCH); else /proc/self/fd. */
     private static volatile boolean linkByDescriptor = true;

@@ -62,8 +62,8 @@ final class NativeDescriptors implements Descriptors {
         }
     }
 
-    private static final byte[] HOW_TO_LIST = Openat2.how(Fcntl.openDirectoryAt(false));
-    private static final byte[] HOW_TO_WRITE = Openat2.how(Fcntl.openDirectoryToWriteAt(false));
+    private static final byte[] HOW_TO_LIST = Openat2.how(false);
+    private static final byte[] HOW_TO_WRITE = Openat2.how(true);
 
     private static final ThreadLocal<Buffers> BUFFERS = ThreadLocal.withInitial(Buffers::new);
 
