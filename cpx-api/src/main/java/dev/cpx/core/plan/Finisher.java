@@ -15,7 +15,6 @@ import dev.cpx.core.fs.Stat;
 import dev.cpx.core.run.Counters;
 import dev.cpx.core.run.Outcomes;
 import dev.cpx.spi.PosixExtras;
-import dev.cpx.spi.support.PathBytes;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.nio.file.Files;
