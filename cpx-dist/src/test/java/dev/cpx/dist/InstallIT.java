@@ -1,5 +1,6 @@
 package dev.cpx.dist;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -34,6 +35,18 @@ class InstallIT {
         assertTrue(launcher.contains("\ncpx_installed_home=" + root.toRealPath() + "\n"), launcher);
         try (var lib = Files.list(root.resolve("lib"))) {
             assertTrue(lib.anyMatch(p -> p.getFileName().toString().matches("cpx-.*\\.(jsa|aot)")), "an archive in lib/");
+        }
+        // JDK 17-24: one static archive (magic 0xf00baba2), not a dynamic one on top of the JDK's.
+        assertTrue(launcher.contains("\ncpx_installed_archive_kind=aot\n")
+                || launcher.contains("\ncpx_installed_archive_kind=static\n"), launcher);
+        try (var lib = Files.list(root.resolve("lib"))) {
+            for (Path jsa : lib.filter(p -> p.getFileName().toString().endsWith(".jsa")).toList()) {
+                byte[] head;
+                try (var in = Files.newInputStream(jsa)) {
+                    head = in.readNBytes(4);
+                }
+                assertArrayEquals(new byte[] {(byte) 0xa2, (byte) 0xab, 0x0b, (byte) 0xf0}, head, jsa::toString);
+            }
         }
 
         Path t = Files.createDirectories(dir.resolve("t"));
