@@ -10,7 +10,7 @@ cpx_training_tree() {
   mkdir -p "$1/d" && : > "$1/d/empty" && printf 'x\n' > "$1/d/small" && cp -R "$2" "$1/lib"
 }
 
-# cpx_archive_train JAVA MAJOR JAVA_HOME ARGS_FILE CLASSPATH WORK JVM_FLAG...: one training run of cpx
+# cpx_archive_train JAVA MAJOR ARGS_FILE CLASSPATH WORK JVM_FLAG...: one training run of cpx
 # (JVM_FLAG... first, as a launcher gives them) copying WORK/train (cpx_training_tree), which leaves
 # WORK/cpx.aot on JDK 25 and later (an AOT cache, made with cpx.jvm-aot next to ARGS_FILE, which the
 # launcher gives with it) or WORK/cpx.jsa on JDK 17 to 24: a static archive of the classes the
@@ -21,8 +21,8 @@ cpx_training_tree() {
 # 1,000-file copy 15.7 ms faster, docs/performance.md, twenty-first session). Prints "aot" or
 # "static"; fails, printing nothing, where none was made.
 cpx_archive_train() {
-  local java=$1 major=$2 java_home=$3 args_file=$4 classpath=$5 work=$6
-  shift 6
+  local java=$1 major=$2 args_file=$3 classpath=$4 work=$5
+  shift 5
   if [ "$major" -ge 25 ]; then
     "$java" "$@" "@${args_file%.jvm-args}.jvm-aot" -XX:AOTCacheOutput="$work/cpx.aot" -Xlog:aot=off -Xlog:cds=off \
       -cp "$classpath" dev.cpx.cli.Main -r -q --no-config "$work/train" "$work/copy" >/dev/null 2>&1 \
