@@ -84,6 +84,37 @@ class CliTest {
         assertTrue(r.out().contains("os Linux"), r::toString);
     }
 
+    /**
+     * The JVM flags ask for transparent huge pages (docs/performance.md, twenty-first session). Where
+     * the kernel has none (mode "never"), JDK 17 and 25 print a warning about it on standard output,
+     * which must not reach a copy's output. The kernel's setting is replaced for the run alone, in a
+     * mount namespace of its own; a run that turns the warning back on shows the replacement works.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"native", "nio"})
+    void withoutHugePagesTheJvmPrintsNothingOfIt(String engine) throws Exception {
+        Path enabled = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
+        assumeTrue(Files.isReadable(enabled), "this kernel has no transparent huge pages at all");
+        Path never = Files.writeString(dir.resolve("thp-never"), "always madvise [never]\n");
+        Files.writeString(dir.resolve("f"), "x");
+        String body = "exec unshare -m --propagation private bash -c 'mount --bind \"$0\" " + enabled + " && exec \"$@\"' \"$@\"";
+
+        List<String> warned = new ArrayList<>(Cli.javaCommand("cpx"));
+        warned.add(warned.indexOf("-cp"), "-Xlog:pagesize=warning");
+        warned.add(0, never.toString());
+        warned.addAll(List.of("--engine=" + engine, "-v", "f", "warned"));
+        Cli.Result control = Cli.runScript(dir, Map.of(), null, body, warned);
+        assertEquals(0, control.exit(), control::toString);
+        assertTrue(control.out().contains("[pagesize]"), "the namespace's kernel setting is seen: " + control);
+
+        List<String> plain = new ArrayList<>(Cli.javaCommand("cpx"));
+        plain.add(0, never.toString());
+        plain.addAll(List.of("--engine=" + engine, "-v", "f", "g"));
+        Cli.Result copy = Cli.runScript(dir, Map.of(), null, body, plain);
+        assertEquals(new Cli.Result(0, "'f' -> 'g'\n", ""), copy);
+        assertEquals("x", Files.readString(dir.resolve("g")));
+    }
+
     /** Start-up (issue 11): --version and --help must not load JNA and the C library; a copy does, spinning no proxy class. */
     @Test
     void onlyACopyLoadsTheNativeLibrary() throws Exception {
