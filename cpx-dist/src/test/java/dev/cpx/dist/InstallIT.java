@@ -36,6 +36,9 @@ class InstallIT {
         try (var lib = Files.list(root.resolve("lib"))) {
             assertTrue(lib.anyMatch(p -> p.getFileName().toString().matches("cpx-.*\\.(jsa|aot)")), "an archive in lib/");
         }
+        try (var lib = Files.list(root.resolve("lib"))) {
+            assertTrue(lib.noneMatch(p -> p.getFileName().toString().endsWith(".new")), "nothing left of placing the archive");
+        }
         // JDK 17-24: one static archive (magic 0xf00baba2), not a dynamic one on top of the JDK's.
         assertTrue(launcher.contains("\ncpx_installed_archive_kind=aot\n")
                 || launcher.contains("\ncpx_installed_archive_kind=static\n"), launcher);
