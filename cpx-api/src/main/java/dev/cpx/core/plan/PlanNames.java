@@ -34,6 +34,24 @@ final class PlanNames {
         return b;
     }
 
+    /** The name of {@code components} ({@link #components}' inverse): joined by {@code /}, empty for none. */
+    static byte[] join(List<byte[]> components) {
+        int length = Math.max(0, components.size() - 1);
+        for (byte[] c : components) {
+            length += c.length;
+        }
+        byte[] b = new byte[length];
+        int at = 0;
+        for (byte[] c : components) {
+            if (at > 0) {
+                b[at++] = '/';
+            }
+            System.arraycopy(c, 0, b, at, c.length);
+            at += c.length;
+        }
+        return b;
+    }
+
     /** The components of a name (none for the operand itself), refusing any that could escape. */
     static List<byte[]> components(byte[] name) throws UnsafeName {
         List<byte[]> list = new ArrayList<>();

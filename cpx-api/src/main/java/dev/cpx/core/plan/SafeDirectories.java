@@ -111,7 +111,7 @@ final class SafeDirectories implements AutoCloseable {
     private java.util.OptionalInt beneath(Path root, boolean rootFollowed, List<byte[]> components) {
         try {
             check(root, rootFollowed, true);
-            return descriptors.openDirectoryBeneath(rootOpen(root), joined(components), true);
+            return descriptors.openDirectoryBeneath(rootOpen(root), PlanNames.join(components), true);
         } catch (IOException e) {
             return java.util.OptionalInt.empty();
         }
@@ -136,18 +136,6 @@ final class SafeDirectories implements AutoCloseable {
             openRootFd = -1;
             openRoot = null;
         }
-    }
-
-    /** {@code names} joined by {@code /}. */
-    private static byte[] joined(List<byte[]> names) {
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        for (byte[] n : names) {
-            if (out.size() > 0) {
-                out.write('/');
-            }
-            out.writeBytes(n);
-        }
-        return out.toByteArray();
     }
 
     /**
