@@ -18,18 +18,18 @@ cpx_training_tree() {
 # before it counts. It replaces the JDK's own archive rather than adding a dynamic one on top: 12 MB
 # mapped instead of 16 (the JDK's holds ~400 classes cpx never loads), and every mapped page is
 # written once as the JVM relocates it, a page fault each (13.5 us on the guests measured; a
-# 1,000-file copy 15.7 ms faster, docs/performance.md, twenty-first session). Prints "aot" or
+# 1,000-file copy 14.1 ms faster, docs/performance.md, twenty-first session). Prints "aot" or
 # "static"; fails, printing nothing, where none was made.
 cpx_archive_train() {
   local java=$1 major=$2 args_file=$3 classpath=$4 work=$5
   shift 5
   if [ "$major" -ge 25 ]; then
-    "$java" "$@" "@${args_file%.jvm-args}.jvm-aot" -XX:AOTCacheOutput="$work/cpx.aot" -Xlog:aot=off -Xlog:cds=off \
-      -cp "$classpath" dev.cpx.cli.Main -r -q --no-config "$work/train" "$work/copy" >/dev/null 2>&1 \
+    cpx_training_copy "$java" "$classpath" "$work" "$@" "@${args_file%.jvm-args}.jvm-aot" \
+      -XX:AOTCacheOutput="$work/cpx.aot" -Xlog:aot=off -Xlog:cds=off \
       && [ -s "$work/cpx.aot" ] && echo aot
   else
-    "$java" "$@" -XX:DumpLoadedClassList="$work/cpx.classlist" -Xlog:cds=off -Xlog:cds+dynamic=off \
-      -cp "$classpath" dev.cpx.cli.Main -r -q --no-config "$work/train" "$work/copy" >/dev/null 2>&1 \
+    cpx_training_copy "$java" "$classpath" "$work" "$@" -XX:DumpLoadedClassList="$work/cpx.classlist" \
+      -Xlog:cds=off -Xlog:cds+dynamic=off \
       && "$java" "$@" -Xshare:dump -XX:SharedClassListFile="$work/cpx.classlist" -XX:SharedArchiveFile="$work/cpx.jsa" \
         -Xlog:cds=off -cp "$classpath" >/dev/null 2>&1 \
       && cpx_archive_loads "$java" "$work/cpx.jsa" "$classpath" "$@" && echo static
@@ -44,9 +44,17 @@ cpx_archive_train_dynamic() {
   local java=$1 java_home=$2 classpath=$3 work=$4
   shift 4
   [ -f "$java_home/lib/server/classes.jsa" ] \
-    && "$java" "$@" -XX:ArchiveClassesAtExit="$work/cpx.jsa" -Xlog:cds=off -Xlog:cds+dynamic=off \
-      -cp "$classpath" dev.cpx.cli.Main -r -q --no-config "$work/train" "$work/copy" >/dev/null 2>&1 \
+    && cpx_training_copy "$java" "$classpath" "$work" "$@" -XX:ArchiveClassesAtExit="$work/cpx.jsa" \
+      -Xlog:cds=off -Xlog:cds+dynamic=off \
     && cpx_archive_loads "$java" "$work/cpx.jsa" "$classpath" "$@" && echo dynamic
+}
+
+# cpx_training_copy JAVA CLASSPATH WORK JVM_FLAG...: the training run itself, cpx copying WORK/train
+# (cpx_training_tree) to WORK/copy with the JVM flags given, its output dropped.
+cpx_training_copy() {
+  local java=$1 classpath=$2 work=$3
+  shift 3
+  "$java" "$@" -cp "$classpath" dev.cpx.cli.Main -r -q --no-config "$work/train" "$work/copy" >/dev/null 2>&1
 }
 
 # cpx_archive_loads JAVA ARCHIVE CLASSPATH JVM_FLAG...: whether a JVM starts with ARCHIVE (-Xshare:on
