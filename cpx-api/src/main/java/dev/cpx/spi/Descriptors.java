@@ -234,4 +234,24 @@ public interface Descriptors {
      * a channel operation is used (see {@link dev.cpx.spi.support.DescriptorChannel}).
      */
     FileChannel channel(int fd, boolean readable, boolean writable);
+
+    /**
+     * {@link #channel} over a regular file nobody waits on the close of (not a FIFO, not a device):
+     * closing it may only put its close off, to be done with others in one system call
+     * ({@link dev.cpx.spi.support.CloseBatch}) and at the latest by {@link #closePutOff()}.
+     *
+     * @since 0.4.0
+     */
+    default FileChannel regularFileChannel(int fd, boolean readable, boolean writable) {
+        return channel(fd, readable, writable);
+    }
+
+    /**
+     * Closes the descriptors whose close {@link #regularFileChannel}'s channels put off; the scheduler
+     * calls it when a run ends.
+     *
+     * @since 0.4.0
+     */
+    default void closePutOff() {
+    }
 }

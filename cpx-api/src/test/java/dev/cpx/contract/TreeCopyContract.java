@@ -88,6 +88,42 @@ public abstract class TreeCopyContract {
         assertEquals(Trees.describe(src).size(), s.files() + s.directories() + s.symlinks());
     }
 
+    /**
+     * When a copy returns, none of its files is open any more: the descriptors whose close an engine
+     * put off ({@link dev.cpx.spi.Descriptors#regularFileChannel}) are closed by the run's end, and so
+     * are its directories, also into an existing directory and with {@code -p}.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 3, 16})
+    void leavesNoDescriptorOpen(int jobs) throws Exception {
+        Path src = Trees.generate(dir.resolve("src"));
+        Path dst = Files.createDirectory(dir.resolve("dst"));
+        Recorder r = new Recorder();
+        assertTrue(copy(List.of(src), dir.resolve("new"), options().recursive(true).jobs(jobs).build(), r).succeeded());
+        assertTrue(copy(List.of(src), dst, options().recursive(true).jobs(jobs).preserve(Attribute.MODE, Attribute.TIMESTAMPS)
+                .build(), r).succeeded());
+        assertEquals(List.of(), r.failures());
+        assertEquals(List.of(), openBelow(dir));
+    }
+
+    /** What this process has open below {@code root}, by /proc/self/fd. */
+    private static List<Path> openBelow(Path root) throws IOException {
+        List<Path> open = new java.util.ArrayList<>();
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            for (Path fd : fds.toList()) {
+                try {
+                    Path to = Files.readSymbolicLink(fd);
+                    if (to.startsWith(root)) {
+                        open.add(to);
+                    }
+                } catch (IOException e) {
+                    // closed meanwhile (the listing's own descriptor among them)
+                }
+            }
+        }
+        return open;
+    }
+
     @Test
     void leavesNoTemporaryFiles() throws Exception {
         Path src = Trees.generate(dir.resolve("src"));

@@ -191,7 +191,7 @@ final class LiveEffects implements Effects {
             return Optional.empty();
         }
         OptionalInt fd = descriptors.createUnnamed(directory, mode);
-        return fd.isPresent() ? Optional.of(descriptors.channel(fd.getAsInt(), true, true)) : Optional.empty();
+        return fd.isPresent() ? Optional.of(descriptors.regularFileChannel(fd.getAsInt(), true, true)) : Optional.empty();
     }
 
     @Override
@@ -201,7 +201,7 @@ final class LiveEffects implements Effects {
 
     @Override
     public FileChannel createFileAt(int directory, byte[] name, int mode) throws IOException {
-        return descriptors().channel(descriptors().createFile(directory, name, mode), true, true);
+        return descriptors().regularFileChannel(descriptors().createFile(directory, name, mode), true, true);
     }
 
     /**

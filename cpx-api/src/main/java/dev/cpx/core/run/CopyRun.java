@@ -114,6 +114,9 @@ public final class CopyRun implements CopyJob {
     }
 
     private void finish() {
+        if (context.anchors().active()) {
+            context.anchors().descriptors().closePutOff();
+        }
         Counters c = context.counters();
         c.walkDone = true;
         summary = new CopySummary(c.files.sum(), c.directories.sum(), c.symlinks.sum(), c.specials.sum(),

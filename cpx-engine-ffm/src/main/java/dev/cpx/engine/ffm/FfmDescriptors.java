@@ -3,6 +3,7 @@ package dev.cpx.engine.ffm;
 import dev.cpx.spi.Descriptors;
 import dev.cpx.spi.DirectoryEntries;
 import dev.cpx.spi.FileStatus;
+import dev.cpx.spi.support.CloseBatch;
 import dev.cpx.spi.support.DescriptorChannel;
 import dev.cpx.spi.support.Dirents;
 import dev.cpx.spi.support.Errno;
@@ -33,6 +34,20 @@ final class FfmDescriptors implements Descriptors {
     private static final byte[] DOT = {'.'};
     private static final byte[] HOW_TO_LIST = Openat2.how(false);
     private static final byte[] HOW_TO_WRITE = Openat2.how(true);
+
+    /** Regular files' closes, put off and done together. */
+    private static final CloseBatch CLOSES = new CloseBatch(new CloseBatch.Closer() {
+        @Override
+        public void close(int fd) {
+            LibC.close(Scratch.get(), fd);
+        }
+
+        @Override
+        public int closeRange(int first, int last) {
+            Scratch s = Scratch.get();
+            return LibC.closeRange(s, first, last, 0) == 0 ? 0 : s.errno();
+        }
+    });
 
     /** Whether {@code linkat(fd, "", ..., AT_EMPTY_PATH)} is allowed (it needs CAP_DAC_READ_SEARCH); else /proc/self/fd. */
     private static volatile boolean linkByDescriptor = true;
@@ -312,6 +327,16 @@ final class FfmDescriptors implements Descriptors {
     @Override
     public FileChannel channel(int fd, boolean readable, boolean writable) {
         return DescriptorChannel.of(fd, readable, writable, this::close);
+    }
+
+    @Override
+    public FileChannel regularFileChannel(int fd, boolean readable, boolean writable) {
+        return DescriptorChannel.of(fd, readable, writable, CLOSES::add);
+    }
+
+    @Override
+    public void closePutOff() {
+        CLOSES.flush();
     }
 
     /** {@code name} at {@link Scratch#pathA}; {@code ENAMETOOLONG} when it could be no name. */

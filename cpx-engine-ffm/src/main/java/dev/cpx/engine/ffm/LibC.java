@@ -1,5 +1,6 @@
 package dev.cpx.engine.ffm;
 
+import dev.cpx.spi.support.CloseBatch;
 import java.lang.invoke.MethodHandle;
 
 /**
@@ -187,6 +188,16 @@ final class LibC {
     static long syscall(Scratch s, long number, int fd, long path, long how, long size) {
         try {
             return (long) SYSCALL.invokeExact(s.state, number, (long) fd, path, how, size, 0L);
+        } catch (Throwable e) {
+            throw Linking.unexpected(e);
+        }
+    }
+
+    /** {@code syscall(CLOSE_RANGE, first, last, flags)}. */
+    static int closeRange(Scratch s, int first, int last, int flags) {
+        try {
+            return (int) (long) SYSCALL.invokeExact(s.state, CloseBatch.CLOSE_RANGE, (long) first, (long) last, (long) flags,
+                    0L, 0L);
         } catch (Throwable e) {
             throw Linking.unexpected(e);
         }

@@ -90,6 +90,9 @@ final class LibC {
     /** {@code syscall(2)}: {@code openat2(dirFd, path, how, size)}'s shape. */
     static native long syscall(long number, int fd, byte[] path, byte[] how, long size);
 
+    /** {@code syscall(2)}: {@code close_range(first, last, flags)}'s shape. */
+    static native long syscall(long number, int first, int last, int flags);
+
     static native long listxattr(byte[] path, byte[] list, long size);
 
     static native long llistxattr(byte[] path, byte[] list, long size);

@@ -3,6 +3,7 @@ package dev.cpx.engine.natives;
 import dev.cpx.spi.Descriptors;
 import dev.cpx.spi.DirectoryEntries;
 import dev.cpx.spi.FileStatus;
+import dev.cpx.spi.support.CloseBatch;
 import dev.cpx.spi.support.DescriptorChannel;
 import dev.cpx.spi.support.Dirents;
 import dev.cpx.spi.support.Errno;
@@ -66,6 +67,19 @@ final class NativeDescriptors implements Descriptors {
     private static final byte[] HOW_TO_WRITE = Openat2.how(true);
 
     private static final ThreadLocal<Buffers> BUFFERS = ThreadLocal.withInitial(Buffers::new);
+
+    /** Regular files' closes, put off and done together. */
+    private static final CloseBatch CLOSES = new CloseBatch(new CloseBatch.Closer() {
+        @Override
+        public void close(int fd) {
+            LibC.close(fd);
+        }
+
+        @Override
+        public int closeRange(int first, int last) {
+            return LibC.syscall(CloseBatch.CLOSE_RANGE, first, last, 0) == 0 ? 0 : LibC.errno();
+        }
+    });
 
     private NativeDescriptors() {
     }
@@ -315,6 +329,16 @@ final class NativeDescriptors implements Descriptors {
     @Override
     public FileChannel channel(int fd, boolean readable, boolean writable) {
         return DescriptorChannel.of(fd, readable, writable, LibC::close);
+    }
+
+    @Override
+    public FileChannel regularFileChannel(int fd, boolean readable, boolean writable) {
+        return DescriptorChannel.of(fd, readable, writable, CLOSES::add);
+    }
+
+    @Override
+    public void closePutOff() {
+        CLOSES.flush();
     }
 
     /** The name NUL-terminated. */

@@ -45,6 +45,50 @@ class NativeDescriptorsTest {
         return dir.resolve(PathBytes.path(name));
     }
 
+    /**
+     * Regular files' channels put their close off: a batch's worth are closed together (by
+     * close_range where the kernel has it), the rest when the run's end asks, and nothing else open
+     * is touched.
+     */
+    @Test
+    void putsRegularFilesClosesOffAndClosesThemTogether() throws Exception {
+        int dfd = d.openDirectory(dir);
+        int kept = d.openFile(dfd, Files.createFile(dir.resolve("kept")).getFileName().toString().getBytes(StandardCharsets.US_ASCII));
+        try {
+            d.closePutOff();
+            int files = dev.cpx.spi.support.CloseBatch.SIZE + 10; // 99 closes: one batch closed, 35 waiting
+            for (int i = 0; i < files; i++) {
+                byte[] name = ("f" + i).getBytes(StandardCharsets.US_ASCII);
+                d.regularFileChannel(d.createFile(dfd, name, 0644), true, true).close();
+                if (i % 3 == 0) {
+                    d.regularFileChannel(d.openFile(dfd, name), true, false).close();
+                }
+            }
+            long waiting = openBelow(dir) - 2;
+            assertEquals(35, waiting, "put off");
+            d.closePutOff();
+            assertEquals(2, openBelow(dir), "the directory and the file opened without a channel stay open");
+            assertTrue(Files.isRegularFile(dir.resolve("f73")));
+        } finally {
+            d.close(kept);
+            d.close(dfd);
+        }
+        assertEquals(0, openBelow(dir));
+    }
+
+    /** How many of this process's descriptors are open on {@code root} or below it. */
+    private static long openBelow(Path root) throws IOException {
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            return fds.filter(fd -> {
+                try {
+                    return Files.readSymbolicLink(fd).startsWith(root);
+                } catch (IOException e) {
+                    return false;
+                }
+            }).count();
+        }
+    }
+
     @Test
     void listsEveryEntryWithItsInodeAndTypeWithoutDots() throws Exception {
         Files.writeString(dir.resolve("file"), "x");

@@ -1,0 +1,81 @@
+package dev.cpx.spi.support;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Which calls a batch of closes becomes: a table of descriptors put off and the calls made of them. */
+class CloseBatchTest {
+
+    /** The calls asked for, in order: "close N" or "range A-B". */
+    private static final class Calls implements CloseBatch.Closer {
+        final List<String> made = new ArrayList<>();
+        final int rangeErrno;
+
+        Calls(int rangeErrno) {
+            this.rangeErrno = rangeErrno;
+        }
+
+        @Override
+        public void close(int fd) {
+            made.add("close " + fd);
+        }
+
+        @Override
+        public int closeRange(int first, int last) {
+            made.add("range " + first + "-" + last);
+            return rangeErrno;
+        }
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', value = {
+        "5            | close 5",
+        "7 5 6        | range 5-7",
+        "9 3 4 10 20  | range 3-4, range 9-10, close 20",
+        "8 6 4        | close 4, close 6, close 8",
+        "1 2 4 5      | range 1-2, range 4-5",
+    })
+    void consecutiveNumbersAreClosedByOneCall(String fds, String calls) {
+        Calls c = new Calls(0);
+        CloseBatch b = new CloseBatch(c);
+        for (String fd : fds.trim().split(" +")) {
+            b.add(Integer.parseInt(fd));
+        }
+        assertEquals(List.of(), c.made, "nothing closed before the batch is full or flushed");
+        b.flush();
+        assertEquals(List.of(calls.trim().split(", ")), c.made);
+        b.flush();
+        assertEquals(List.of(calls.trim().split(", ")), c.made, "a second flush has nothing to close");
+    }
+
+    @Test
+    void aFullBatchIsClosedAtOnce() {
+        Calls c = new Calls(0);
+        CloseBatch b = new CloseBatch(c);
+        IntStream.range(100, 100 + CloseBatch.SIZE - 1).forEach(b::add);
+        assertEquals(List.of(), c.made);
+        b.add(100 + CloseBatch.SIZE - 1);
+        assertEquals(List.of("range 100-" + (100 + CloseBatch.SIZE - 1)), c.made);
+        b.add(500);
+        b.flush();
+        assertEquals(List.of("range 100-" + (100 + CloseBatch.SIZE - 1), "close 500"), c.made);
+    }
+
+    @Test
+    void withoutCloseRangeEachIsClosedAndTheCallIsNotTriedAgain() {
+        Calls c = new Calls(Errno.ENOSYS);
+        CloseBatch b = new CloseBatch(c);
+        List.of(3, 4, 5).forEach(b::add);
+        b.flush();
+        assertEquals(List.of("range 3-5", "close 3", "close 4", "close 5"), c.made);
+        List.of(7, 8).forEach(b::add);
+        b.flush();
+        assertEquals(List.of("range 3-5", "close 3", "close 4", "close 5", "close 7", "close 8"), c.made);
+    }
+}
