@@ -236,9 +236,18 @@ public interface Descriptors {
     FileChannel channel(int fd, boolean readable, boolean writable);
 
     /**
-     * {@link #channel} over a regular file nobody waits on the close of (not a FIFO, not a device):
-     * closing it may only put its close off, to be done with others in one system call
-     * ({@link dev.cpx.spi.support.CloseBatch}) and at the latest by {@link #closePutOff()}.
+     * {@link #close}, for a regular file or a directory, whose close nobody waits for (unlike a
+     * FIFO's writer's or a device's): the engine may put it off, to close it with others in one
+     * system call ({@link dev.cpx.spi.support.CloseBatch}), at the latest by {@link #closePutOff()}.
+     *
+     * @since 0.4.0
+     */
+    default void closeLater(int fd) {
+        close(fd);
+    }
+
+    /**
+     * {@link #channel} over a regular file whose closing is {@link #closeLater}.
      *
      * @since 0.4.0
      */
@@ -247,8 +256,7 @@ public interface Descriptors {
     }
 
     /**
-     * Closes the descriptors whose close {@link #regularFileChannel}'s channels put off; the scheduler
-     * calls it when a run ends.
+     * Closes the descriptors {@link #closeLater} put off; the scheduler calls it when a run ends.
      *
      * @since 0.4.0
      */

@@ -104,8 +104,8 @@ public final class DirectoryPair {
     public void release() {
         int left = users.decrementAndGet();
         if (left == 0) {
-            descriptors.close(source);
-            descriptors.close(target);
+            descriptors.closeLater(source);
+            descriptors.closeLater(target);
         } else if (left < 0) {
             throw new IllegalStateException("released more often than retained");
         }

@@ -330,6 +330,11 @@ final class FfmDescriptors implements Descriptors {
     }
 
     @Override
+    public void closeLater(int fd) {
+        CLOSES.add(fd);
+    }
+
+    @Override
     public FileChannel regularFileChannel(int fd, boolean readable, boolean writable) {
         return DescriptorChannel.of(fd, readable, writable, CLOSES::add);
     }
