@@ -9,6 +9,7 @@ import dev.cpx.spi.support.Dirents;
 import dev.cpx.spi.support.Errno;
 import dev.cpx.spi.support.Fchmodat2;
 import dev.cpx.spi.support.Fcntl;
+import dev.cpx.spi.support.NoReplaceRename;
 import dev.cpx.spi.support.Openat2;
 import dev.cpx.spi.support.PathBytes;
 import dev.cpx.spi.support.Statx;
@@ -34,6 +35,24 @@ final class FfmDescriptors implements Descriptors {
     private static final byte[] DOT = {'.'};
     private static final byte[] HOW_TO_LIST = Openat2.how(false);
     private static final byte[] HOW_TO_WRITE = Openat2.how(true);
+
+    /** {@link #renameNoReplace}'s calls. */
+    private static final NoReplaceRename.Calls RENAMES = new NoReplaceRename.Calls() {
+        @Override
+        public int renameat2(int fromDirectory, byte[] from, int toDirectory, byte[] to, int flags) throws IOException {
+            Scratch s = Scratch.get();
+            name(s, from);
+            if (!s.pathB(to)) {
+                throw Errno.forName(Errno.ENAMETOOLONG, to);
+            }
+            return LibC.renameat2(s, fromDirectory, s.pathA, toDirectory, s.pathB, flags) == 0 ? 0 : s.errno();
+        }
+
+        @Override
+        public boolean exists(int directory, byte[] name) throws IOException {
+            return INSTANCE.statusIfThere(directory, name) != null;
+        }
+    };
 
     /** Regular files' closes, put off and done together. */
     private static final CloseBatch CLOSES = new CloseBatch(new CloseBatch.Closer() {
@@ -152,14 +171,7 @@ final class FfmDescriptors implements Descriptors {
 
     @Override
     public void renameNoReplace(int fromDirectory, byte[] from, int toDirectory, byte[] to) throws IOException {
-        Scratch s = Scratch.get();
-        name(s, from);
-        if (!s.pathB(to)) {
-            throw Errno.forName(Errno.ENAMETOOLONG, to);
-        }
-        if (LibC.renameat2(s, fromDirectory, s.pathA, toDirectory, s.pathB, Fcntl.RENAME_NOREPLACE) != 0) {
-            throw Errno.forName(s.errno(), to);
-        }
+        NoReplaceRename.rename(RENAMES, fromDirectory, from, toDirectory, to);
     }
 
     private static int openAt(int directory, byte[] name, int flags, int mode) throws IOException {

@@ -9,6 +9,7 @@ import dev.cpx.spi.support.Dirents;
 import dev.cpx.spi.support.Errno;
 import dev.cpx.spi.support.Fchmodat2;
 import dev.cpx.spi.support.Fcntl;
+import dev.cpx.spi.support.NoReplaceRename;
 import dev.cpx.spi.support.Openat2;
 import dev.cpx.spi.support.PathBytes;
 import dev.cpx.spi.support.Statx;
@@ -67,6 +68,19 @@ final class NativeDescriptors implements Descriptors {
     private static final byte[] HOW_TO_WRITE = Openat2.how(true);
 
     private static final ThreadLocal<Buffers> BUFFERS = ThreadLocal.withInitial(Buffers::new);
+
+    /** {@link #renameNoReplace}'s calls. */
+    private static final NoReplaceRename.Calls RENAMES = new NoReplaceRename.Calls() {
+        @Override
+        public int renameat2(int fromDirectory, byte[] from, int toDirectory, byte[] to, int flags) {
+            return LibC.renameat2(fromDirectory, cName(from), toDirectory, cName(to), flags) == 0 ? 0 : LibC.errno();
+        }
+
+        @Override
+        public boolean exists(int directory, byte[] name) throws IOException {
+            return INSTANCE.statusIfThere(directory, name) != null;
+        }
+    };
 
     /** Regular files' closes, put off and done together. */
     private static final CloseBatch CLOSES = new CloseBatch(new CloseBatch.Closer() {
@@ -143,9 +157,7 @@ final class NativeDescriptors implements Descriptors {
 
     @Override
     public void renameNoReplace(int fromDirectory, byte[] from, int toDirectory, byte[] to) throws IOException {
-        if (LibC.renameat2(fromDirectory, cName(from), toDirectory, cName(to), Fcntl.RENAME_NOREPLACE) != 0) {
-            throw Errno.forName(LibC.errno(), to);
-        }
+        NoReplaceRename.rename(RENAMES, fromDirectory, from, toDirectory, to);
     }
 
     private static int openAt(int directory, byte[] name, int flags) throws IOException {

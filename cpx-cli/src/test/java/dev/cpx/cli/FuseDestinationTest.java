@@ -1,0 +1,71 @@
+package dev.cpx.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.cpx.testing.Trees;
+import dev.cpx.testing.Trees.Detail;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Copies onto a FUSE file system ({@link FuseFileSystem}) that, as NFS, CIFS and many FUSE file
+ * systems, cannot rename without replacing: each engine against GNU cp 9.1 run beside it, the same
+ * tree, exit status and messages. A new tree is staged under a hidden name and renamed into place
+ * when whole; there the rename looks whether the name is taken and renames, as gnulib's does for GNU.
+ */
+class FuseDestinationTest {
+
+    @TempDir
+    static Path dir;
+
+    private static FuseFileSystem fuse;
+    private static Path src;
+
+    @BeforeAll
+    static void mount() throws Exception {
+        fuse = FuseFileSystem.mount(dir);
+        // Names a FUSE file system in Python can carry (UTF-8): directories, files, links.
+        src = Files.createDirectories(dir.resolve("src"));
+        Files.createDirectories(src.resolve("a/b/c"));
+        Files.createDirectories(src.resolve("empty dir"));
+        Files.write(src.resolve("empty"), new byte[0]);
+        Files.write(src.resolve("a/small"), Trees.randomBytes(4097, 1));
+        Files.write(src.resolve("a/b/c/large"), Trees.randomBytes(3 * 1024 * 1024 + 5, 2));
+        Files.writeString(src.resolve("a/b/ünï"), "text");
+        Files.createSymbolicLink(src.resolve("link"), Path.of("a/small"));
+        Files.createSymbolicLink(src.resolve("a/dangling"), Path.of("nowhere"));
+        Files.createLink(src.resolve("a/b/hard"), src.resolve("a/small"));
+    }
+
+    @AfterAll
+    static void unmount() throws Exception {
+        if (fuse != null) {
+            fuse.close();
+        }
+    }
+
+    @ParameterizedTest(name = "[{0}] engine={1}")
+    @CsvSource({"-r, native", "-r, nio", "-a, native", "-a, nio"})
+    void copiesANewTreeAsGnuCpDoes(String option, String engine) throws Exception {
+        Path root = fuse.root();
+        String name = option.substring(1) + "-" + engine;
+        Cli.Result gnu = Cli.gnu(root, option, src.toString(), "gnu-" + name);
+        Cli.Result cpx = Cli.cpx(root, "--engine=" + engine, option, src.toString(), "cpx-" + name);
+        assertEquals(gnu.exit(), cpx.exit(), () -> "GNU cp: " + gnu + "\ncpx: " + cpx);
+        assertEquals(gnu.err().replace(Cli.GNU_CP + ": ", "cpx: "), cpx.err(), () -> cpx.toString());
+        Trees.assertSameTree(root.resolve("gnu-" + name), root.resolve("cpx-" + name), Detail.MODE);
+        // Once more: the tree is there now, so the copy goes into it (cpx-NAME/src), as GNU's does.
+        Cli.Result gnu2 = Cli.gnu(root, option, src.toString(), "gnu-" + name);
+        Cli.Result cpx2 = Cli.cpx(root, "--engine=" + engine, option, src.toString(), "cpx-" + name);
+        assertEquals(gnu2.exit(), cpx2.exit(), () -> "GNU cp: " + gnu2 + "\ncpx: " + cpx2);
+        Trees.assertSameTree(root.resolve("gnu-" + name), root.resolve("cpx-" + name), Detail.MODE);
+        try (var left = Files.list(root)) {
+            assertEquals(0, left.filter(p -> p.getFileName().toString().startsWith(".")).count(), "nothing staged is left");
+        }
+    }
+}
