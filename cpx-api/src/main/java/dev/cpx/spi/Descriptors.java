@@ -228,7 +228,9 @@ public interface Descriptors {
     void close(int fd);
 
     /**
-     * A channel that owns {@code fd} (closing it closes {@code fd}), for a {@link CopyRequest}. It is
+     * A channel that owns {@code fd} (closing it closes {@code fd}; where it is writable, a failed
+     * {@code close} is its close's {@link IOException}: NFS, CIFS and FUSE file systems report a write
+     * error only there), for a {@link CopyRequest}. It is
      * cheap where an engine only takes the descriptor back
      * ({@link dev.cpx.spi.support.FileDescriptors#of}); NIO's own channel behind it is made only when
      * a channel operation is used (see {@link dev.cpx.spi.support.DescriptorChannel}).
@@ -247,7 +249,8 @@ public interface Descriptors {
     }
 
     /**
-     * {@link #channel} over a regular file whose closing is {@link #closeLater}.
+     * {@link #channel} over a regular file: one only read is closed {@link #closeLater}; one written
+     * closes at once, as {@link #channel}'s do.
      *
      * @since 0.4.0
      */

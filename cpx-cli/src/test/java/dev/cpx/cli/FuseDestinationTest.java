@@ -1,6 +1,7 @@
 package dev.cpx.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.cpx.testing.Trees;
 import dev.cpx.testing.Trees.Detail;
@@ -47,6 +48,33 @@ class FuseDestinationTest {
         if (fuse != null) {
             fuse.close();
         }
+    }
+
+    /**
+     * A file whose close reports a write error (as NFS reports a quota or a full server there): GNU's
+     * message and exit status; GNU leaves the file, cpx removes it (never a file that may be
+     * incomplete under its name), the rest of the tree the same.
+     */
+    @ParameterizedTest(name = "[{0}] engine={1}")
+    @CsvSource({"-r, native", "-r, nio", "-a, native", "-a, nio"})
+    void aWriteErrorReportedAtCloseFailsTheFileAsGnuCpSays(String option, String engine) throws Exception {
+        Path root = fuse.root();
+        Path tree = dir.resolve("closing");
+        if (!Files.exists(tree)) {
+            Files.createDirectories(tree.resolve("d"));
+            Files.writeString(tree.resolve("d/close-fails.txt"), "hello\n");
+            Files.writeString(tree.resolve("d/fine.txt"), "ok\n");
+            Files.writeString(tree.resolve("top"), "top\n");
+        }
+        String name = "closing" + option.substring(1) + "-" + engine;
+        Cli.Result gnu = Cli.gnu(root, option, tree.toString(), "gnu-" + name);
+        Cli.Result cpx = Cli.cpx(root, "--engine=" + engine, option, tree.toString(), "cpx-" + name);
+        assertEquals(1, gnu.exit(), gnu::toString);
+        assertEquals(gnu.exit(), cpx.exit(), () -> "GNU cp: " + gnu + "\ncpx: " + cpx);
+        assertEquals(gnu.err().replace(Cli.GNU_CP + ": ", "cpx: ").replace("gnu-", "cpx-"), cpx.err(), () -> cpx.toString());
+        assertFalse(Files.exists(root.resolve("cpx-" + name).resolve("d/close-fails.txt")), "the file that failed is removed");
+        Files.delete(root.resolve("gnu-" + name).resolve("d/close-fails.txt"));
+        Trees.assertSameTree(root.resolve("gnu-" + name), root.resolve("cpx-" + name), Detail.MODE);
     }
 
     @ParameterizedTest(name = "[{0}] engine={1}")

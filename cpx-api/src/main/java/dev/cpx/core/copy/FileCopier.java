@@ -438,8 +438,9 @@ public final class FileCopier {
         try {
             file.finishWriting();
         } catch (IOException x) {
+            // Where a file system reports a write error only at close (NFS, CIFS, FUSE): GNU's message.
             file.abandon(false);
-            report(e, DataResult.failed(Diagnostic.of("error writing {0}", e.target(), Diagnostic.reasonOf(x))));
+            report(e, DataResult.failed(Diagnostic.of("failed to close {0}", e.target(), Diagnostic.reasonOf(x))));
             naming.skip();
             named.accept(null);
             return;

@@ -85,7 +85,11 @@ public final class DescriptorChannel extends FileChannel {
         if (c != null) {
             c.close();
         } else {
-            close.accept(fd);
+            try {
+                close.accept(fd);
+            } catch (java.io.UncheckedIOException e) {
+                throw e.getCause();
+            }
         }
     }
 

@@ -338,7 +338,7 @@ final class FfmDescriptors implements Descriptors {
 
     @Override
     public FileChannel channel(int fd, boolean readable, boolean writable) {
-        return DescriptorChannel.of(fd, readable, writable, this::close);
+        return DescriptorChannel.of(fd, readable, writable, writable ? FfmDescriptors::closeWritten : this::close);
     }
 
     @Override
@@ -348,7 +348,22 @@ final class FfmDescriptors implements Descriptors {
 
     @Override
     public FileChannel regularFileChannel(int fd, boolean readable, boolean writable) {
-        return DescriptorChannel.of(fd, readable, writable, CLOSES::add);
+        return DescriptorChannel.of(fd, readable, writable, writable ? FfmDescriptors::closeWritten : CLOSES::add);
+    }
+
+    /**
+     * Closes a file written through {@code fd} at once, its error thrown (as {@link
+     * java.io.UncheckedIOException}, for {@link DescriptorChannel}): NFS, CIFS and FUSE file systems
+     * report a write error (a quota, a full server) only there.
+     */
+    private static void closeWritten(int fd) {
+        Scratch s = Scratch.get();
+        if (LibC.close(s, fd) != 0) {
+            int errno = s.errno();
+            if (errno != Errno.EINTR) {
+                throw new java.io.UncheckedIOException(Errno.copyFailure(errno));
+            }
+        }
     }
 
     @Override

@@ -340,7 +340,7 @@ final class NativeDescriptors implements Descriptors {
 
     @Override
     public FileChannel channel(int fd, boolean readable, boolean writable) {
-        return DescriptorChannel.of(fd, readable, writable, LibC::close);
+        return DescriptorChannel.of(fd, readable, writable, writable ? NativeDescriptors::closeWritten : LibC::close);
     }
 
     @Override
@@ -350,7 +350,21 @@ final class NativeDescriptors implements Descriptors {
 
     @Override
     public FileChannel regularFileChannel(int fd, boolean readable, boolean writable) {
-        return DescriptorChannel.of(fd, readable, writable, CLOSES::add);
+        return DescriptorChannel.of(fd, readable, writable, writable ? NativeDescriptors::closeWritten : CLOSES::add);
+    }
+
+    /**
+     * Closes a file written through {@code fd} at once, its error thrown (as {@link
+     * java.io.UncheckedIOException}, for {@link DescriptorChannel}): NFS, CIFS and FUSE file systems
+     * report a write error (a quota, a full server) only there.
+     */
+    private static void closeWritten(int fd) {
+        if (LibC.close(fd) != 0) {
+            int errno = LibC.errno();
+            if (errno != Errno.EINTR) {
+                throw new java.io.UncheckedIOException(Errno.copyFailure(errno));
+            }
+        }
     }
 
     @Override
