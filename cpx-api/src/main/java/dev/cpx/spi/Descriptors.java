@@ -249,12 +249,13 @@ public interface Descriptors {
     }
 
     /**
-     * {@link #channel} over a regular file: one only read is closed {@link #closeLater}; one written
-     * closes at once, as {@link #channel}'s do.
+     * {@link #channel}, closed {@link #closeLater}: for a regular file only read, or written where
+     * its close cannot report a write error (the caller knows the file system; see
+     * {@link #channel}), so that nothing is lost when it is put off.
      *
      * @since 0.4.0
      */
-    default FileChannel regularFileChannel(int fd, boolean readable, boolean writable) {
+    default FileChannel channelClosedLater(int fd, boolean readable, boolean writable) {
         return channel(fd, readable, writable);
     }
 

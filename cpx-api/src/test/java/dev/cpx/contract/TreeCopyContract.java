@@ -90,7 +90,7 @@ public abstract class TreeCopyContract {
 
     /**
      * When a copy returns, none of its files is open any more: the descriptors whose close an engine
-     * put off ({@link dev.cpx.spi.Descriptors#regularFileChannel}) are closed by the run's end, and so
+     * put off ({@link dev.cpx.spi.Descriptors#channelClosedLater}) are closed by the run's end, and so
      * are its directories, also into an existing directory and with {@code -p}.
      */
     @ParameterizedTest

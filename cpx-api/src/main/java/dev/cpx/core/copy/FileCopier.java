@@ -172,7 +172,7 @@ public final class FileCopier {
             descriptors.close(fd);
             return st.isRegular() ? new Left(st) : UNOPENED;
         }
-        FileChannel in = descriptors.regularFileChannel(fd, true, false);
+        FileChannel in = descriptors.channelClosedLater(fd, true, false);
         Entry e;
         try {
             Path name = PathBytes.path(place.name());

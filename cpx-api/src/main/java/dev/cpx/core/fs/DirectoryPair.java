@@ -18,6 +18,8 @@ public final class DirectoryPair {
     private final AtomicInteger users = new AtomicInteger(1);
     /** The copy is in a tree being made under a staging name (see {@link #staged()}). */
     private final boolean staged;
+    /** Whether the closes of files written in the copy may be put off: 0 not known yet, 1 yes, 2 no. */
+    private int writtenCloses;
 
     private DirectoryPair(Descriptors descriptors, int source, int target, boolean staged) {
         this.descriptors = descriptors;
@@ -91,6 +93,18 @@ public final class DirectoryPair {
             }
         } while (!users.compareAndSet(n, n + 1));
         return true;
+    }
+
+    /**
+     * Whether the closes of files written in the copy may be put off ({@link WrittenCloses}): 0 not
+     * known yet, 1 yes, 2 no. Learnt by the first file made there; a race learns it twice, alike.
+     */
+    public int writtenCloses() {
+        return writtenCloses;
+    }
+
+    public void writtenCloses(int known) {
+        writtenCloses = known;
     }
 
     /** One more user; each calls {@link #release} once. */

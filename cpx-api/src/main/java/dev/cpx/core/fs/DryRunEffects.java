@@ -79,7 +79,7 @@ final class DryRunEffects implements Effects {
     }
 
     @Override
-    public Optional<FileChannel> createUnnamedAt(int directory, int mode) {
+    public Optional<FileChannel> createUnnamedAt(DirectoryPair directories, int mode) {
         return Optional.empty();
     }
 
@@ -88,7 +88,7 @@ final class DryRunEffects implements Effects {
     }
 
     @Override
-    public FileChannel createFileAt(int directory, byte[] name, int mode) throws IOException {
+    public FileChannel createFileAt(DirectoryPair directories, byte[] name, int mode) throws IOException {
         throw new IOException("a dry run creates nothing");
     }
 

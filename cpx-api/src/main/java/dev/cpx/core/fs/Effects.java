@@ -81,19 +81,19 @@ public interface Effects {
     void createDirectoryAt(int directory, byte[] name, int mode) throws IOException;
 
     /**
-     * {@link #createUnnamed} relative to the open directory {@code directory} (see
+     * {@link #createUnnamed} relative to the open directory {@code directories.target()} (see
      * {@link dev.cpx.spi.Descriptors#createUnnamed}); empty where it cannot be made that way.
      */
-    Optional<FileChannel> createUnnamedAt(int directory, int mode) throws IOException;
+    Optional<FileChannel> createUnnamedAt(DirectoryPair directories, int mode) throws IOException;
 
     /** Names a file from {@link #createUnnamedAt} {@code name} in the open directory {@code directory}; fails when the name exists. */
     void linkUnnamedAt(FileChannel file, int directory, byte[] name) throws IOException;
 
     /**
-     * A new regular file {@code name} in the open directory {@code directory}, read-write, with these
-     * permission bits; fails when the name exists ({@link dev.cpx.spi.Descriptors#createFile}).
+     * A new regular file {@code name} in the open directory {@code directories.target()}, read-write,
+     * with these permission bits; fails when the name exists ({@link dev.cpx.spi.Descriptors#createFile}).
      */
-    FileChannel createFileAt(int directory, byte[] name, int mode) throws IOException;
+    FileChannel createFileAt(DirectoryPair directories, byte[] name, int mode) throws IOException;
 
     /** {@code rename}, never replacing what {@code to} names (fails when it exists). */
     void renameNoReplace(Path from, Path to) throws IOException;

@@ -186,12 +186,12 @@ final class LiveEffects implements Effects {
     }
 
     @Override
-    public Optional<FileChannel> createUnnamedAt(int directory, int mode) throws IOException {
+    public Optional<FileChannel> createUnnamedAt(DirectoryPair directories, int mode) throws IOException {
         if (descriptors == null) {
             return Optional.empty();
         }
-        OptionalInt fd = descriptors.createUnnamed(directory, mode);
-        return fd.isPresent() ? Optional.of(descriptors.regularFileChannel(fd.getAsInt(), true, true)) : Optional.empty();
+        OptionalInt fd = descriptors.createUnnamed(directories.target(), mode);
+        return fd.isPresent() ? Optional.of(written(directories, fd.getAsInt())) : Optional.empty();
     }
 
     @Override
@@ -200,8 +200,21 @@ final class LiveEffects implements Effects {
     }
 
     @Override
-    public FileChannel createFileAt(int directory, byte[] name, int mode) throws IOException {
-        return descriptors().regularFileChannel(descriptors().createFile(directory, name, mode), true, true);
+    public FileChannel createFileAt(DirectoryPair directories, byte[] name, int mode) throws IOException {
+        return written(directories, descriptors().createFile(directories.target(), name, mode));
+    }
+
+    /**
+     * The channel of a file made in {@code directories}' copy: its close put off where the file
+     * system's close cannot fail ({@link WrittenCloses}), learnt once for the directory.
+     */
+    private FileChannel written(DirectoryPair directories, int fd) {
+        int known = directories.writtenCloses();
+        if (known == 0) {
+            known = WrittenCloses.canBePutOff(extras.fileSystemType(Path.of("/proc/self/fd/" + directories.target()))) ? 1 : 2;
+            directories.writtenCloses(known);
+        }
+        return known == 1 ? descriptors.channelClosedLater(fd, true, true) : descriptors.channel(fd, true, true);
     }
 
     /**

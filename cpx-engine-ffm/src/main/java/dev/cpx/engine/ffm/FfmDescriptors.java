@@ -347,8 +347,8 @@ final class FfmDescriptors implements Descriptors {
     }
 
     @Override
-    public FileChannel regularFileChannel(int fd, boolean readable, boolean writable) {
-        return DescriptorChannel.of(fd, readable, writable, writable ? FfmDescriptors::closeWritten : CLOSES::add);
+    public FileChannel channelClosedLater(int fd, boolean readable, boolean writable) {
+        return DescriptorChannel.of(fd, readable, writable, CLOSES::add);
     }
 
     /**

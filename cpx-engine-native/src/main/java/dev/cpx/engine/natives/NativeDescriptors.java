@@ -349,8 +349,8 @@ final class NativeDescriptors implements Descriptors {
     }
 
     @Override
-    public FileChannel regularFileChannel(int fd, boolean readable, boolean writable) {
-        return DescriptorChannel.of(fd, readable, writable, writable ? NativeDescriptors::closeWritten : CLOSES::add);
+    public FileChannel channelClosedLater(int fd, boolean readable, boolean writable) {
+        return DescriptorChannel.of(fd, readable, writable, CLOSES::add);
     }
 
     /**
