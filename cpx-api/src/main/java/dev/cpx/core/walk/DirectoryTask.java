@@ -105,6 +105,10 @@ final class DirectoryTask extends Task {
             dirs = DirectoryPair.open(dispatch.descriptors(),
                     PathBytes.withoutTrailingSlashes(directory.source()), PathBytes.withoutTrailingSlashes(directory.target()));
         }
+        if (dirs != null && state == Directories.State.CREATED && getCompleter() instanceof DirectoryTask p && p.dirs != null) {
+            // Made in its parent's copy, so on its file system: what the parent learnt of its closes holds.
+            dirs.writtenCloses(p.dirs.writtenCloses());
+        }
         if (dirs != null && dispatch.descriptors() != null) {
             copyOpen(dirs, state == Directories.State.CREATED ? Placement.NEW_PARENT : Placement.EXISTING_PARENT);
             return;
