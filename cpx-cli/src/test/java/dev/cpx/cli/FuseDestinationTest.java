@@ -7,6 +7,7 @@ import dev.cpx.testing.Trees;
 import dev.cpx.testing.Trees.Detail;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
@@ -75,6 +76,31 @@ class FuseDestinationTest {
         assertFalse(Files.exists(root.resolve("cpx-" + name).resolve("d/close-fails.txt")), "the file that failed is removed");
         Files.delete(root.resolve("gnu-" + name).resolve("d/close-fails.txt"));
         Trees.assertSameTree(root.resolve("gnu-" + name), root.resolve("cpx-" + name), Detail.MODE);
+    }
+
+    /** The same for a file operand, into a directory that exists (under a temporary name there) and to a new name. */
+    @ParameterizedTest(name = "[{0}] engine={1}")
+    @CsvSource({"into, native", "into, nio", "to, native", "to, nio"})
+    void aFileOperandWhoseCloseFailsAsGnuCpSays(String how, String engine) throws Exception {
+        Path root = fuse.root();
+        Path file = dir.resolve("operand").resolve("close-fails.txt");
+        if (!Files.exists(file)) {
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, "hello\n");
+        }
+        String name = how + "-" + engine;
+        Files.createDirectories(root.resolve("gnu-" + name));
+        Files.createDirectories(root.resolve("cpx-" + name));
+        String gnuTarget = how.equals("into") ? "gnu-" + name : "gnu-" + name + "/copy-close-fails";
+        String cpxTarget = how.equals("into") ? "cpx-" + name : "cpx-" + name + "/copy-close-fails";
+        Cli.Result gnu = Cli.gnu(root, file.toString(), gnuTarget);
+        Cli.Result cpx = Cli.cpx(root, "--engine=" + engine, file.toString(), cpxTarget);
+        assertEquals(1, gnu.exit(), gnu::toString);
+        assertEquals(gnu.exit(), cpx.exit(), () -> "GNU cp: " + gnu + "\ncpx: " + cpx);
+        assertEquals(gnu.err().replace(Cli.GNU_CP + ": ", "cpx: ").replace("gnu-", "cpx-"), cpx.err(), () -> cpx.toString());
+        try (var left = Files.list(root.resolve("cpx-" + name))) {
+            assertEquals(List.of(), left.toList(), "nothing is left of the file, not even under a temporary name");
+        }
     }
 
     @ParameterizedTest(name = "[{0}] engine={1}")
