@@ -29,9 +29,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.LongPredicate;
@@ -61,8 +61,11 @@ public final class FileCopier {
     private final Metadata metadata;
     private final Transfers transfers;
     private final NewFiles newFiles;
-    /** Source devices where cloning failed once (e.g. ext4): not tried again with {@code --reflink=auto}. */
-    private final Set<Long> noClone = ConcurrentHashMap.newKeySet();
+    /**
+     * Source devices where cloning failed once (e.g. ext4): not tried again with {@code --reflink=auto}.
+     * A copy-on-write array (one or two devices, read for every file: no boxing, no hashing).
+     */
+    private volatile long[] noClone = new long[0];
 
     public FileCopier(RunContext context, Destinations destinations, Metadata metadata, Transfers transfers) {
         this.context = context;
@@ -684,7 +687,7 @@ public final class FileCopier {
                 return DataResult.copied(from + rest);
             }
             ReflinkMode reflink = context.options().reflink();
-            if (reflink != ReflinkMode.NEVER && (reflink == ReflinkMode.ALWAYS || !noClone.contains(st.dev()))) {
+            if (reflink != ReflinkMode.NEVER && (reflink == ReflinkMode.ALWAYS || !refusesClones(st.dev()))) {
                 CloneResult clone = context.engine().cloneFile(in, out);
                 if (clone.cloned()) {
                     context.cancellation().advance(st.size());
@@ -694,7 +697,7 @@ public final class FileCopier {
                     return DataResult.failed(Diagnostic.of("failed to clone {0} from {1}", e.target(), e.source())
                             .withReason(clone.reason()));
                 }
-                noClone.add(st.dev());
+                refusedClones(st.dev());
             }
             CopyRequest.Holes holes = holes(in, st);
             long copied = RangedCopy.worthIt(context.options(), st.size(), holes)
@@ -715,6 +718,23 @@ public final class FileCopier {
             return DataResult.failed(Errors.isWriteSide(x)
                     ? Diagnostic.of("error writing {0}", e.target(), Diagnostic.reasonOf(x))
                     : Diagnostic.of("error reading {0}", e.source(), Diagnostic.reasonOf(x)));
+        }
+    }
+
+    private boolean refusesClones(long dev) {
+        for (long d : noClone) {
+            if (d == dev) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private synchronized void refusedClones(long dev) {
+        if (!refusesClones(dev)) {
+            long[] more = Arrays.copyOf(noClone, noClone.length + 1);
+            more[more.length - 1] = dev;
+            noClone = more;
         }
     }
 }

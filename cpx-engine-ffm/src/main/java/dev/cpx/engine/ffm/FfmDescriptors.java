@@ -20,6 +20,7 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.OptionalInt;
+import java.util.function.IntConsumer;
 
 /**
  * {@link Descriptors} through downcall handles: each method one call (or {@code getdents64}'s loop),
@@ -67,6 +68,14 @@ final class FfmDescriptors implements Descriptors {
             return LibC.closeRange(s, first, last, 0) == 0 ? 0 : s.errno();
         }
     });
+
+    /**
+     * The channels' closes, made once: a method reference to {@code CLOSES.add} captures it and would be
+     * a new object for every channel.
+     */
+    private static final IntConsumer CLOSE_LATER = CLOSES::add;
+    private static final IntConsumer CLOSE_WRITTEN = FfmDescriptors::closeWritten;
+    private static final IntConsumer CLOSE = fd -> LibC.close(Scratch.get(), fd);
 
     /** Whether {@code linkat(fd, "", ..., AT_EMPTY_PATH)} is allowed (it needs CAP_DAC_READ_SEARCH); else /proc/self/fd. */
     private static volatile boolean linkByDescriptor = true;
@@ -338,7 +347,7 @@ final class FfmDescriptors implements Descriptors {
 
     @Override
     public FileChannel channel(int fd, boolean readable, boolean writable) {
-        return DescriptorChannel.of(fd, readable, writable, writable ? FfmDescriptors::closeWritten : this::close);
+        return DescriptorChannel.of(fd, readable, writable, writable ? CLOSE_WRITTEN : CLOSE);
     }
 
     @Override
@@ -348,7 +357,7 @@ final class FfmDescriptors implements Descriptors {
 
     @Override
     public FileChannel channelClosedLater(int fd, boolean readable, boolean writable) {
-        return DescriptorChannel.of(fd, readable, writable, CLOSES::add);
+        return DescriptorChannel.of(fd, readable, writable, CLOSE_LATER);
     }
 
     /**

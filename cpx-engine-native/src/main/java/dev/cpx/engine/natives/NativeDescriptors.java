@@ -23,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.OptionalInt;
+import java.util.function.IntConsumer;
 
 /**
  * {@link Descriptors} through the C library: each method one call (or {@code getdents64}'s loop),
@@ -59,7 +60,14 @@ final class NativeDescriptors implements Descriptors {
             if (name.length >= NAME_BUFFER) {
                 return 0;
             }
-            this.name.put(0, name).put(name.length, (byte) 0);
+            // Byte by byte: put(int, byte[]) checks its array through the VM on every call, costlier
+            // where C1 compiles than a name's few bytes.
+            ByteBuffer b = this.name;
+            int n = name.length;
+            for (int i = 0; i < n; i++) {
+                b.put(i, name[i]);
+            }
+            b.put(n, (byte) 0);
             return nameAddress;
         }
     }
@@ -94,6 +102,14 @@ final class NativeDescriptors implements Descriptors {
             return LibC.syscall(CloseBatch.CLOSE_RANGE, first, last, 0) == 0 ? 0 : LibC.errno();
         }
     });
+
+    /**
+     * The channels' closes, made once: a method reference to {@code CLOSES.add} captures it and would be
+     * a new object, made through the VM where C1 compiles, for every channel.
+     */
+    private static final IntConsumer CLOSE_LATER = CLOSES::add;
+    private static final IntConsumer CLOSE_WRITTEN = NativeDescriptors::closeWritten;
+    private static final IntConsumer CLOSE = LibC::close;
 
     private NativeDescriptors() {
     }
@@ -340,7 +356,7 @@ final class NativeDescriptors implements Descriptors {
 
     @Override
     public FileChannel channel(int fd, boolean readable, boolean writable) {
-        return DescriptorChannel.of(fd, readable, writable, writable ? NativeDescriptors::closeWritten : LibC::close);
+        return DescriptorChannel.of(fd, readable, writable, writable ? CLOSE_WRITTEN : CLOSE);
     }
 
     @Override
@@ -350,7 +366,7 @@ final class NativeDescriptors implements Descriptors {
 
     @Override
     public FileChannel channelClosedLater(int fd, boolean readable, boolean writable) {
-        return DescriptorChannel.of(fd, readable, writable, CLOSES::add);
+        return DescriptorChannel.of(fd, readable, writable, CLOSE_LATER);
     }
 
     /**
