@@ -1,6 +1,7 @@
 package dev.cpx.spi.support;
 
 import java.util.Arrays;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Descriptors closed in batches: {@link #add} puts a close off, and once {@link #SIZE} are
@@ -32,6 +33,11 @@ public final class CloseBatch {
     }
 
     private final Closer closer;
+    /**
+     * A lock rather than a monitor: the workers share it, and once two met in it the monitor would be
+     * inflated, and every later entry a call into the VM where C1 compiles (the lock's CAS is compiled in).
+     */
+    private final ReentrantLock lock = new ReentrantLock();
     private int[] waiting = new int[SIZE];
     private int count;
     /** Whether to try close_range (false once the kernel said it has none). */
@@ -44,7 +50,8 @@ public final class CloseBatch {
     /** Puts {@code fd}'s close off: it is closed with the others, at the latest by {@link #flush}. */
     public void add(int fd) {
         int[] full;
-        synchronized (this) {
+        lock.lock();
+        try {
             waiting[count++] = fd;
             if (count < SIZE) {
                 return;
@@ -52,6 +59,8 @@ public final class CloseBatch {
             full = waiting;
             waiting = new int[SIZE];
             count = 0;
+        } finally {
+            lock.unlock();
         }
         close(full, SIZE);
     }
@@ -60,7 +69,8 @@ public final class CloseBatch {
     public void flush() {
         int[] all;
         int n;
-        synchronized (this) {
+        lock.lock();
+        try {
             if (count == 0) {
                 return;
             }
@@ -68,6 +78,8 @@ public final class CloseBatch {
             n = count;
             waiting = new int[SIZE];
             count = 0;
+        } finally {
+            lock.unlock();
         }
         close(all, n);
     }
