@@ -7,7 +7,25 @@ package dev.cpx.api;
 public interface CopyListener {
 
     /** A listener that ignores everything and answers "no" to questions. */
-    CopyListener NONE = new CopyListener() { };
+    CopyListener NONE = new CopyListener() {
+        @Override
+        public boolean hearsEveryCopy() {
+            return false;
+        }
+    };
+
+    /**
+     * Whether {@link #starting} and {@link #entryDone} are wanted for the entries copied without
+     * trouble (true unless overridden). A listener that ignores them (a quiet command line, a display
+     * that reads {@link CopyJob#progress()}) answers false: then the scheduler may leave out the
+     * paths and outcomes it would make for them, per file. Failures, skips, warnings and questions
+     * still come.
+     *
+     * @since 0.4.0
+     */
+    default boolean hearsEveryCopy() {
+        return true;
+    }
 
     /**
      * A non-directory entry is about to be made, every check on its destination passed (where GNU

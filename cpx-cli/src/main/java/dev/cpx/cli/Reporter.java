@@ -72,6 +72,12 @@ final class Reporter implements CopyListener {
         }
     }
 
+    /** Each copy is heard only to print it: with {@code -v} or {@code --dry-run}. */
+    @Override
+    public boolean hearsEveryCopy() {
+        return verbose || dryRun;
+    }
+
     /** GNU cp prints a non-directory's {@code -v} line before making it, so a failure to make it follows. */
     @Override
     public void starting(EntryKind kind, Path source, Path target, Path backup) {

@@ -2,6 +2,7 @@ package dev.cpx.core.copy;
 
 import dev.cpx.api.Attribute;
 import dev.cpx.api.CopyMode;
+import dev.cpx.api.CopyOptions;
 import dev.cpx.api.Diagnostic;
 import dev.cpx.api.EntryKind;
 import dev.cpx.api.ReflinkMode;
@@ -13,6 +14,7 @@ import dev.cpx.core.fs.Anchors;
 import dev.cpx.core.fs.Errors;
 import dev.cpx.core.fs.Stat;
 import dev.cpx.core.fs.Umask;
+import dev.cpx.core.run.Counters;
 import dev.cpx.core.run.RunContext;
 import dev.cpx.spi.CloneResult;
 import dev.cpx.spi.CopyProgress;
@@ -50,6 +52,8 @@ public final class FileCopier {
 
     /** Files smaller than this are not checked for holes. */
     static final long HOLE_CHECK_SIZE = 32L << 10;
+    /** The largest files {@link #copiedPlainly} takes (less one byte). */
+    static final long PLAIN_SIZE = 1L << 20;
 
     private static final Set<OpenOption> READ = Set.of(StandardOpenOption.READ);
     private static final Set<OpenOption> READ_NOFOLLOW = Set.of(StandardOpenOption.READ, java.nio.file.LinkOption.NOFOLLOW_LINKS);
@@ -67,12 +71,26 @@ public final class FileCopier {
      */
     private volatile long[] noClone = new long[0];
 
+    /**
+     * Files smaller than this take {@link #copiedPlainly} where they can (0: none do): a copy asked for
+     * nothing beyond the data and the mode, that no listener hears of file by file, with no file
+     * copied in ranges; small enough to be copied in a call or a few, never listed in flight.
+     */
+    private final long plainBelow;
+    private final ReflinkMode reflink;
+
     public FileCopier(RunContext context, Destinations destinations, Metadata metadata, Transfers transfers) {
         this.context = context;
         this.destinations = destinations;
         this.metadata = metadata;
         this.transfers = transfers;
         this.newFiles = new NewFiles(context.effects());
+        CopyOptions o = context.options();
+        this.reflink = o.reflink();
+        boolean plain = !context.outcomes().hearsEveryCopy() && context.effects().changes() && o.mode() == CopyMode.DATA
+                && !metadata.changesAny() && !metadata.copiesXattrs() && !o.verify() && !o.fsync()
+                && reflink != ReflinkMode.ALWAYS;
+        this.plainBelow = !plain ? 0 : o.rangeSize() > 0 ? Math.min(PLAIN_SIZE, 2 * o.rangeSize()) : PLAIN_SIZE;
     }
 
     /**
@@ -176,6 +194,11 @@ public final class FileCopier {
             return st.isRegular() ? new Left(st) : UNOPENED;
         }
         FileChannel in = descriptors.channelClosedLater(fd, true, false);
+        if (plainBelow > st.size() && decided == NOTHING && placement != Placement.OPERAND && place.directories().staged()
+                && naming.inTurn() && (reflink == ReflinkMode.NEVER || refusesClones(st.dev()))
+                && copiedPlainly(place, target, st, in, naming)) {
+            return null;
+        }
         Entry e;
         try {
             Path name = PathBytes.path(place.name());
@@ -188,6 +211,61 @@ public final class FileCopier {
         context.counters().bytesFound.add(st.size());
         copy(e, naming, UNHEARD, in, place, decided, handOn);
         return null;
+    }
+
+    /**
+     * The common case with nothing but its system calls: a regular file into a directory of a tree
+     * cpx is making under a staging name, in its turn (so made under its own name, as {@link NewFiles}
+     * makes it there, and nothing is there to decide about), not an operand, for a copy {@link
+     * #plainBelow} admits.
+     * No entry, path, decision or outcome object is made: the file is counted as {@link
+     * #copy(Entry, Naming, Consumer, FileChannel, Place, Runnable, Consumer)} counts it. True when
+     * done; false when it could not be (nothing is left of it then, and {@code in} is still open): the
+     * full path takes the file over, from the start, and reports what goes wrong again.
+     */
+    private boolean copiedPlainly(Place place, Path target, Stat st, FileChannel in, Naming naming) {
+        if (context.cancelled()) {
+            return false;
+        }
+        FileChannel out;
+        try {
+            out = context.effects().createFileAt(place.directories(), place.name(), CreationModes.of(st, context.options()) & 0777);
+        } catch (IOException x) {
+            return false;
+        }
+        long copied;
+        try {
+            copied = context.engine().copy(new CopyRequest(in, out, 0, CopyRequest.TO_END, st.size(), context.options().sparse(),
+                    context.cancellation().progress(), holes(in, st), context.options().mayShareExtents()));
+            if (copied < st.size() && in.size() >= st.size()) {
+                throw new IOException("short copy");
+            }
+            out.close();
+        } catch (IOException | RuntimeException x) {
+            try {
+                out.close();
+            } catch (IOException ignored) {
+                // removed next either way
+            }
+            try {
+                context.effects().remove(target.resolve(PathBytes.path(place.name())));
+            } catch (IOException ignored) {
+                // the full path finds it there and says so
+            }
+            return false;
+        }
+        Counters counters = context.counters();
+        counters.filesFound.increment();
+        counters.bytesFound.add(st.size());
+        naming.skip();
+        context.outcomes().copiedUnheard(copied);
+        counters.filesDone.increment();
+        try {
+            in.close();
+        } catch (IOException ignored) {
+            // only read
+        }
+        return true;
     }
 
     /**

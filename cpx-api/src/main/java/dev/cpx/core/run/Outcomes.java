@@ -29,6 +29,11 @@ public final class Outcomes {
         return counters;
     }
 
+    /** Whether entries copied without trouble are to be told ({@link CopyListener#hearsEveryCopy}). */
+    public boolean hearsEveryCopy() {
+        return listener.hearsEveryCopy();
+    }
+
     /** A non-directory entry is about to be made; see {@link CopyListener#starting}. */
     public void starting(EntryKind kind, Path source, Path target, Path backup) {
         listener.starting(kind, source, target, backup);
@@ -53,6 +58,12 @@ public final class Outcomes {
             }
         }
         listener.entryDone(FileOutcome.copied(kind, source, target, bytes, backup, replaced));
+    }
+
+    /** A file was made that no one hears of ({@link #hearsEveryCopy} false): counted as {@link #copied} counts it. */
+    public void copiedUnheard(long bytes) {
+        counters.files.increment();
+        counters.bytes.add(bytes);
     }
 
     /** A directory that existed is merged into: counted, not reported. */
