@@ -57,7 +57,7 @@ public abstract class TreeCopyContract {
     }
 
     /** Outcomes heard during one copy. */
-    protected static final class Recorder implements CopyListener {
+    protected static class Recorder implements CopyListener {
         public final List<FileOutcome> outcomes = new CopyOnWriteArrayList<>();
 
         @Override
@@ -325,14 +325,110 @@ public abstract class TreeCopyContract {
         void at(long position) throws IOException;
     }
 
+    /** What a {@link RecordingEngine} does before {@code request}; may fail it. */
+    private interface BeforeEach {
+        void before(CopyRequest request) throws IOException;
+    }
+
+    /** Hears failures only: trouble-free copies are not told to it ({@link CopyListener#hearsEveryCopy}). */
+    private static final class FailuresOnly extends Recorder {
+        @Override
+        public boolean hearsEveryCopy() {
+            return false;
+        }
+    }
+
+    /** The files a listener was told were copied. */
+    private static List<Path> copiedFiles(Recorder r) {
+        return r.outcomes.stream().filter(o -> o.status() == FileOutcome.Status.COPIED && o.kind() == dev.cpx.api.EntryKind.FILE)
+                .map(FileOutcome::target).toList();
+    }
+
+    /** Hears every copy, its start too. */
+    private static final class EveryCopy extends Recorder {
+        final List<Path> started = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void starting(dev.cpx.api.EntryKind kind, Path source, Path target, Path backup) {
+            started.add(target);
+        }
+    }
+
+    private static Path smallFiles(Path src, int n) throws IOException {
+        Files.createDirectories(src.resolve("sub"));
+        for (int i = 0; i < n; i++) {
+            Files.writeString(src.resolve((i % 2 == 0 ? "" : "sub/") + "f" + i), "data " + i);
+        }
+        Files.write(src.resolve("sub/bad"), new byte[777]);
+        return src;
+    }
+
+    /**
+     * A file whose copy fails in a new tree (the common case, which the scheduler copies with the least
+     * work where no one hears each copy) is reported once, as GNU cp reports it, and nothing of it is
+     * left; the others are copied and told to a listener that hears every copy, not to one that does not.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aFileWhoseCopyFailsInANewTreeIsReportedOnceAndNothingOfItIsLeft(boolean hearsEveryCopy) throws Exception {
+        Path src = smallFiles(dir.resolve("src"), 40);
+        RecordingEngine engine = new RecordingEngine((CopyRequest r) -> {
+            if (r.fileSize() == 777) {
+                throw new IOException("Input/output error");
+            }
+        });
+        Recorder r = hearsEveryCopy ? new EveryCopy() : new FailuresOnly();
+        Path dst = dir.resolve("dst");
+        CopySummary s = engine.copy(List.of(src), dst, options().recursive(true).jobs(3)
+                .reflink(dev.cpx.api.ReflinkMode.NEVER).build(), r);
+        assertEquals(List.of("error reading '" + src.resolve("sub/bad") + "': Input/output error"), r.failures());
+        assertEquals(40, s.files());
+        assertEquals(1, s.failed());
+        assertFalse(Files.exists(dst.resolve("sub/bad"), LinkOption.NOFOLLOW_LINKS));
+        Files.delete(src.resolve("sub/bad"));
+        Trees.assertSameTree(src, dst, Detail.MODE);
+        assertEquals(hearsEveryCopy ? 40 : 0, copiedFiles(r).size());
+        if (r instanceof EveryCopy every) {
+            assertEquals(41, every.started.size(), "every file's start, the failed one's too");
+        }
+    }
+
+    /**
+     * A copy that fails part way, once, in a new tree where no one hears each copy (one worker: each
+     * file is made in its turn; no clones: the same path on every file system): reported once, as
+     * GNU cp reports it and without a second try, nothing of the file left, the others whole.
+     */
+    @Test
+    void aFileWhoseCopyFailsPartWayIsReportedAndNothingOfItIsLeft() throws Exception {
+        Path src = smallFiles(dir.resolve("src"), 10);
+        java.util.concurrent.atomic.AtomicInteger tries = new java.util.concurrent.atomic.AtomicInteger();
+        RecordingEngine engine = new RecordingEngine((CopyRequest r) -> {
+            if (r.fileSize() == 777 && tries.incrementAndGet() == 1) {
+                r.target().write(java.nio.ByteBuffer.wrap(new byte[100]));
+                throw new IOException("Input/output error");
+            }
+        });
+        Recorder r = new FailuresOnly();
+        Path dst = dir.resolve("dst");
+        CopySummary s = engine.copy(List.of(src), dst, options().recursive(true).jobs(1)
+                .reflink(dev.cpx.api.ReflinkMode.NEVER).build(), r);
+        assertEquals(1, tries.get(), "no second try");
+        assertEquals(List.of("error reading '" + src.resolve("sub/bad") + "': Input/output error"), r.failures());
+        assertEquals(List.of(), copiedFiles(r), "no file's copy told to a listener that does not hear them");
+        assertEquals(10, s.files());
+        assertFalse(Files.exists(dst.resolve("sub/bad"), LinkOption.NOFOLLOW_LINKS));
+        Files.delete(src.resolve("sub/bad"));
+        Trees.assertSameTree(src, dst, Detail.MODE);
+    }
+
     /** The engine under test, recording where each request starts, doing {@code before} first. */
     private final class RecordingEngine implements CopyEngine {
         final List<Long> positions = new CopyOnWriteArrayList<>();
         final List<Long> lengths = new CopyOnWriteArrayList<>();
-        private final BeforeRequest before;
+        private final BeforeEach before;
 
         RecordingEngine(LongPredicate fails) {
-            this(p -> {
+            this((long p) -> {
                 if (fails.test(p)) {
                     throw new IOException("Input/output error");
                 }
@@ -340,6 +436,10 @@ public abstract class TreeCopyContract {
         }
 
         RecordingEngine(BeforeRequest before) {
+            this.before = r -> before.at(r.position());
+        }
+
+        RecordingEngine(BeforeEach before) {
             this.before = before;
         }
 
@@ -362,7 +462,7 @@ public abstract class TreeCopyContract {
         public long copy(CopyRequest request) throws IOException {
             positions.add(request.position());
             lengths.add(request.length());
-            before.at(request.position());
+            before.before(request);
             return engine().copy(request);
         }
 

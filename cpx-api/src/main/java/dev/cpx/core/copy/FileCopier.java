@@ -196,7 +196,7 @@ public final class FileCopier {
         FileChannel in = descriptors.channelClosedLater(fd, true, false);
         if (plainBelow > st.size() && decided == NOTHING && placement != Placement.OPERAND && place.directories().staged()
                 && naming.inTurn() && (reflink == ReflinkMode.NEVER || refusesClones(st.dev()))
-                && copiedPlainly(place, target, st, in, naming)) {
+                && copiedPlainly(place, source, target, st, in, naming, placement)) {
             return null;
         }
         Entry e;
@@ -217,13 +217,14 @@ public final class FileCopier {
      * The common case with nothing but its system calls: a regular file into a directory of a tree
      * cpx is making under a staging name, in its turn (so made under its own name, as {@link NewFiles}
      * makes it there, and nothing is there to decide about), not an operand, for a copy {@link
-     * #plainBelow} admits.
-     * No entry, path, decision or outcome object is made: the file is counted as {@link
-     * #copy(Entry, Naming, Consumer, FileChannel, Place, Runnable, Consumer)} counts it. True when
-     * done; false when it could not be (nothing is left of it then, and {@code in} is still open): the
-     * full path takes the file over, from the start, and reports what goes wrong again.
+     * #plainBelow} admits. No entry, path, decision or outcome object is made unless something goes
+     * wrong; the file is counted, reported and given up as {@link #create(Entry, FileChannel, Naming,
+     * Path, boolean, Consumer, Path, Place)} does it. True when done (copied or reported); false when
+     * nothing was made (cancelled, or the file could not be created) and the full path is to take it.
+     * {@code in} is closed here when true.
      */
-    private boolean copiedPlainly(Place place, Path target, Stat st, FileChannel in, Naming naming) {
+    private boolean copiedPlainly(Place place, Path source, Path target, Stat st, FileChannel in, Naming naming,
+            Placement placement) {
         if (context.cancelled()) {
             return false;
         }
@@ -231,41 +232,57 @@ public final class FileCopier {
         try {
             out = context.effects().createFileAt(place.directories(), place.name(), CreationModes.of(st, context.options()) & 0777);
         } catch (IOException x) {
-            return false;
-        }
-        long copied;
-        try {
-            copied = context.engine().copy(new CopyRequest(in, out, 0, CopyRequest.TO_END, st.size(), context.options().sparse(),
-                    context.cancellation().progress(), holes(in, st), context.options().mayShareExtents()));
-            if (copied < st.size() && in.size() >= st.size()) {
-                throw new IOException("short copy");
-            }
-            out.close();
-        } catch (IOException | RuntimeException x) {
-            try {
-                out.close();
-            } catch (IOException ignored) {
-                // removed next either way
-            }
-            try {
-                context.effects().remove(target.resolve(PathBytes.path(place.name())));
-            } catch (IOException ignored) {
-                // the full path finds it there and says so
-            }
+            // Nothing made, nothing read: the full path makes the same call and says what it says.
             return false;
         }
         Counters counters = context.counters();
         counters.filesFound.increment();
         counters.bytesFound.add(st.size());
-        naming.skip();
-        context.outcomes().copiedUnheard(copied);
-        counters.filesDone.increment();
         try {
-            in.close();
-        } catch (IOException ignored) {
-            // only read
+            long copied;
+            try {
+                copied = context.engine().copy(new CopyRequest(in, out, 0, CopyRequest.TO_END, st.size(), context.options().sparse(),
+                        context.cancellation().progress(), holes(in, st), context.options().mayShareExtents()));
+                if (copied < st.size()) {
+                    Entry e = entry(place, source, target, st, placement);
+                    DataResult whole = copiedWhole(in, e, copied);
+                    if (!whole.ok()) {
+                        giveUp(e, new NewFile(context.effects(), out, e.target(), 0, true), false, null, whole, naming, UNHEARD);
+                        return true;
+                    }
+                }
+            } catch (IOException x) {
+                Entry e = entry(place, source, target, st, placement);
+                giveUp(e, new NewFile(context.effects(), out, e.target(), 0, true), context.cancelled(), null, failure(e, x),
+                        naming, UNHEARD);
+                return true;
+            } catch (RuntimeException | Error x) {
+                // A bug (in an engine, say): give the file up cleanly, then let the task report it.
+                new NewFile(context.effects(), out, entry(place, source, target, st, placement).target(), 0, true).abandon(false);
+                naming.skip();
+                throw x;
+            }
+            try {
+                out.close();
+            } catch (IOException x) {
+                Entry e = entry(place, source, target, st, placement);
+                giveUp(e, new NewFile(context.effects(), out, e.target(), 0, true), false, null, closeFailure(e, x), naming,
+                        UNHEARD);
+                return true;
+            }
+            naming.skip();
+            context.outcomes().copiedUnheard(copied);
+            return true;
+        } finally {
+            closeQuietly(in);
+            counters.filesDone.increment();
         }
-        return true;
+    }
+
+    /** The entry of a file in {@code place}: made only where something is to be said of it. */
+    private static Entry entry(Place place, Path source, Path target, Stat st, Placement placement) {
+        Path name = PathBytes.path(place.name());
+        return new Entry(source.resolve(name), target.resolve(name), st, placement);
     }
 
     /**
@@ -498,13 +515,7 @@ public final class FileCopier {
             throw x;
         }
         if (!data.ok()) {
-            if (file != null) {
-                file.abandon(context.cancelled());
-            }
-            destinations.unBackup(e, backup);
-            report(e, data);
-            naming.skip();
-            named.accept(null);
+            giveUp(e, file, context.cancelled(), backup, data, naming, named);
             return;
         }
         if (metadata.changesAny()) {
@@ -519,11 +530,7 @@ public final class FileCopier {
         try {
             file.finishWriting();
         } catch (IOException x) {
-            // Where a file system reports a write error only at close (NFS, CIFS, FUSE): GNU's message.
-            file.abandon(false);
-            report(e, DataResult.failed(Diagnostic.of("failed to close {0}", e.target(), Diagnostic.reasonOf(x))));
-            naming.skip();
-            named.accept(null);
+            giveUp(e, file, false, backup, closeFailure(e, x), naming, named);
             return;
         }
         naming.insert(new Publication(file, at, e, data.bytes(), backup, replaced, named), !file.isNamed());
@@ -687,6 +694,26 @@ public final class FileCopier {
     }
 
     /** Reports a data copy that did not succeed. */
+    /**
+     * A new file given up ({@code data} says why): removed (unless {@code keepPartial} and it has a
+     * temporary name), the backup made for it put back, the failure reported, its turn passed.
+     */
+    private void giveUp(Entry e, NewFile file, boolean keepPartial, Path backup, DataResult data, Naming naming,
+            Consumer<Path> named) {
+        if (file != null) {
+            file.abandon(keepPartial);
+        }
+        destinations.unBackup(e, backup);
+        report(e, data);
+        naming.skip();
+        named.accept(null);
+    }
+
+    /** Where a file system reports a write error only at close (NFS, CIFS, FUSE): GNU's message. */
+    private static DataResult closeFailure(Entry e, IOException x) {
+        return DataResult.failed(Diagnostic.of("failed to close {0}", e.target(), Diagnostic.reasonOf(x)));
+    }
+
     private void report(Entry e, DataResult data) {
         if (data.interruption() != null) {
             context.outcomes().skipped(EntryKind.FILE, e.source(), e.target(), data.interruption());
@@ -782,21 +809,34 @@ public final class FileCopier {
                     ? RangedCopy.copy(context, in, out, st.size(), holes, progress)
                     : context.engine().copy(new CopyRequest(in, out, 0, CopyRequest.TO_END, st.size(), context.options().sparse(),
                             progress, holes, context.options().mayShareExtents()));
-            if (copied < st.size() && in.size() >= st.size()) {
-                // The source still holds more than the engine copied: never accept a silently short copy.
-                return DataResult.failed(Diagnostic.of("error copying {0}", e.source(),
-                        "short copy: " + copied + " of " + st.size() + " bytes"));
-            }
-            return DataResult.copied(copied);
-        } catch (InterruptedIOException x) {
-            return DataResult.interrupted(Diagnostic.of("interrupted while copying {0}", e.source()));
-        } catch (StreamCopy.WriteFailure x) {
-            return DataResult.failed(Diagnostic.of("error writing {0}", e.target(), Diagnostic.reasonOf(x.getCause())));
+            return copiedWhole(in, e, copied);
         } catch (IOException x) {
-            return DataResult.failed(Errors.isWriteSide(x)
-                    ? Diagnostic.of("error writing {0}", e.target(), Diagnostic.reasonOf(x))
-                    : Diagnostic.of("error reading {0}", e.source(), Diagnostic.reasonOf(x)));
+            return failure(e, x);
         }
+    }
+
+    /** The engine's count of a file's bytes, accepted unless it is short while the source still holds more. */
+    private static DataResult copiedWhole(FileChannel in, Entry e, long copied) throws IOException {
+        long size = e.stat().size();
+        if (copied < size && in.size() >= size) {
+            // The source still holds more than the engine copied: never accept a silently short copy.
+            return DataResult.failed(Diagnostic.of("error copying {0}", e.source(),
+                    "short copy: " + copied + " of " + size + " bytes"));
+        }
+        return DataResult.copied(copied);
+    }
+
+    /** A file's data copy that failed with {@code x}: GNU's words for it, or an interruption. */
+    private static DataResult failure(Entry e, IOException x) {
+        if (x instanceof InterruptedIOException) {
+            return DataResult.interrupted(Diagnostic.of("interrupted while copying {0}", e.source()));
+        }
+        if (x instanceof StreamCopy.WriteFailure) {
+            return DataResult.failed(Diagnostic.of("error writing {0}", e.target(), Diagnostic.reasonOf(x.getCause())));
+        }
+        return DataResult.failed(Errors.isWriteSide(x)
+                ? Diagnostic.of("error writing {0}", e.target(), Diagnostic.reasonOf(x))
+                : Diagnostic.of("error reading {0}", e.source(), Diagnostic.reasonOf(x)));
     }
 
     private boolean refusesClones(long dev) {
