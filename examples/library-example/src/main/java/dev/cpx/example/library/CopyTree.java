@@ -60,6 +60,12 @@ public final class CopyTree {
             public void warning(Diagnostic warning) {
                 err.println("copy-tree: warning: " + warning);
             }
+
+            // Only failures are printed: the files copied without trouble need not be told one by one.
+            @Override
+            public boolean hearsEveryCopy() {
+                return false;
+            }
         };
 
         // Cpx.create() uses the engines on the class path; --engine=auto picks the best available one.
