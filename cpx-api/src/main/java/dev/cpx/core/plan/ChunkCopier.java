@@ -204,6 +204,12 @@ public final class ChunkCopier {
                         failures.add(outcome);
                     }
                 }
+
+                /** The chunk's counts come from the run's summary: only failures are kept. */
+                @Override
+                public boolean hearsEveryCopy() {
+                    return false;
+                }
             };
             try {
                 running.add(runs.start(acrossDirectories(items), options, listener, workers()));

@@ -54,6 +54,23 @@ class CloseBatchTest {
         assertEquals(List.of(calls.trim().split(", ")), c.made, "a second flush has nothing to close");
     }
 
+    /** The batch's own sort agrees with {@code Arrays.sort} on the first n of random and nearly sorted arrays. */
+    @Test
+    void sortsTheFirstNAsArraysSortDoes() {
+        java.util.Random random = new java.util.Random(42);
+        for (int round = 0; round < 500; round++) {
+            int n = random.nextInt(CloseBatch.SIZE + 1);
+            int[] a = new int[CloseBatch.SIZE];
+            for (int i = 0; i < a.length; i++) {
+                a[i] = round % 2 == 0 ? random.nextInt(100) : i + 3 - random.nextInt(3);
+            }
+            int[] expected = a.clone();
+            java.util.Arrays.sort(expected, 0, n);
+            CloseBatch.sort(a, n);
+            assertEquals(java.util.Arrays.toString(expected), java.util.Arrays.toString(a), "n = " + n);
+        }
+    }
+
     @Test
     void aFullBatchIsClosedAtOnce() {
         Calls c = new Calls(0);
