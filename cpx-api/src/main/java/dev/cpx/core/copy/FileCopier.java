@@ -52,7 +52,7 @@ public final class FileCopier {
 
     /** Files smaller than this are not checked for holes. */
     static final long HOLE_CHECK_SIZE = 32L << 10;
-    /** The largest files {@link #copiedPlainly} takes (less one byte). */
+    /** Files of this size or more never take {@link #copiedPlainly}. */
     static final long PLAIN_SIZE = 1L << 20;
 
     private static final Set<OpenOption> READ = Set.of(StandardOpenOption.READ);
@@ -693,7 +693,6 @@ public final class FileCopier {
         return descriptors.channel(fd, false, true);
     }
 
-    /** Reports a data copy that did not succeed. */
     /**
      * A new file given up ({@code data} says why): removed (unless {@code keepPartial} and it has a
      * temporary name), the backup made for it put back, the failure reported, its turn passed.
@@ -714,6 +713,7 @@ public final class FileCopier {
         return DataResult.failed(Diagnostic.of("failed to close {0}", e.target(), Diagnostic.reasonOf(x)));
     }
 
+    /** Reports a data copy that did not succeed. */
     private void report(Entry e, DataResult data) {
         if (data.interruption() != null) {
             context.outcomes().skipped(EntryKind.FILE, e.source(), e.target(), data.interruption());
