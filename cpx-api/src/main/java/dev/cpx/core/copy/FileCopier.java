@@ -195,7 +195,7 @@ public final class FileCopier {
         }
         FileChannel in = descriptors.channelClosedLater(fd, true, false);
         if (plainBelow > st.size() && decided == NOTHING && placement != Placement.OPERAND && place.directories().staged()
-                && naming.inTurn() && (reflink == ReflinkMode.NEVER || refusesClones(st.dev()))
+                && naming.inTurn() && !triesClone(st.dev())
                 && copiedPlainly(place, source, target, st, in, naming, placement)) {
             return null;
         }
@@ -247,18 +247,17 @@ public final class FileCopier {
                     Entry e = entry(place, source, target, st, placement);
                     DataResult whole = copiedWhole(in, e, copied);
                     if (!whole.ok()) {
-                        giveUp(e, new NewFile(context.effects(), out, e.target(), 0, true), false, null, whole, naming, UNHEARD);
+                        givePlainUp(e, out, false, whole, naming);
                         return true;
                     }
                 }
             } catch (IOException x) {
                 Entry e = entry(place, source, target, st, placement);
-                giveUp(e, new NewFile(context.effects(), out, e.target(), 0, true), context.cancelled(), null, failure(e, x),
-                        naming, UNHEARD);
+                givePlainUp(e, out, context.cancelled(), failure(e, x), naming);
                 return true;
             } catch (RuntimeException | Error x) {
                 // A bug (in an engine, say): give the file up cleanly, then let the task report it.
-                new NewFile(context.effects(), out, entry(place, source, target, st, placement).target(), 0, true).abandon(false);
+                madeInTurn(out, entry(place, source, target, st, placement)).abandon(false);
                 naming.skip();
                 throw x;
             }
@@ -266,8 +265,7 @@ public final class FileCopier {
                 out.close();
             } catch (IOException x) {
                 Entry e = entry(place, source, target, st, placement);
-                giveUp(e, new NewFile(context.effects(), out, e.target(), 0, true), false, null, closeFailure(e, x), naming,
-                        UNHEARD);
+                givePlainUp(e, out, false, closeFailure(e, x), naming);
                 return true;
             }
             naming.skip();
@@ -277,6 +275,16 @@ public final class FileCopier {
             closeQuietly(in);
             counters.filesDone.increment();
         }
+    }
+
+    /** {@link #giveUp} of a file {@link #copiedPlainly} made ({@code out}), with no backup and no one to tell. */
+    private void givePlainUp(Entry e, FileChannel out, boolean keepPartial, DataResult why, Naming naming) {
+        giveUp(e, madeInTurn(out, e), keepPartial, null, why, naming, UNHEARD);
+    }
+
+    /** The {@link NewFile} {@code out} is, made under its own name as {@link NewFiles} makes it in its turn. */
+    private NewFile madeInTurn(FileChannel out, Entry e) {
+        return new NewFile(context.effects(), out, e.target(), 0, true);
     }
 
     /** The entry of a file in {@code place}: made only where something is to be said of it. */
@@ -791,8 +799,7 @@ public final class FileCopier {
                         context.options().sparse(), progress, holes(in, st), context.options().mayShareExtents()));
                 return DataResult.copied(from + rest);
             }
-            ReflinkMode reflink = context.options().reflink();
-            if (reflink != ReflinkMode.NEVER && (reflink == ReflinkMode.ALWAYS || !refusesClones(st.dev()))) {
+            if (triesClone(st.dev())) {
                 CloneResult clone = context.engine().cloneFile(in, out);
                 if (clone.cloned()) {
                     context.cancellation().advance(st.size());
@@ -837,6 +844,11 @@ public final class FileCopier {
         return DataResult.failed(Errors.isWriteSide(x)
                 ? Diagnostic.of("error writing {0}", e.target(), Diagnostic.reasonOf(x))
                 : Diagnostic.of("error reading {0}", e.source(), Diagnostic.reasonOf(x)));
+    }
+
+    /** Whether a file from device {@code dev} is cloned first: {@code --reflink=always}, or auto where the device has not refused. */
+    private boolean triesClone(long dev) {
+        return reflink != ReflinkMode.NEVER && (reflink == ReflinkMode.ALWAYS || !refusesClones(dev));
     }
 
     private boolean refusesClones(long dev) {

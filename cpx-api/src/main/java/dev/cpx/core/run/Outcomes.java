@@ -47,10 +47,7 @@ public final class Outcomes {
     /** An entry was made (or would be); {@code replaced} if something was there, {@code backup} where that went. */
     public void copied(EntryKind kind, Path source, Path target, long bytes, Path backup, boolean replaced) {
         switch (kind) {
-            case FILE -> {
-                counters.files.increment();
-                counters.bytes.add(bytes);
-            }
+            case FILE -> copiedUnheard(bytes);
             case DIRECTORY -> counters.directories.increment();
             case SYMLINK -> counters.symlinks.increment();
             case SPECIAL -> counters.specials.increment();

@@ -70,11 +70,10 @@ final class FfmDescriptors implements Descriptors {
     });
 
     /**
-     * The channels' closes, made once: a method reference to {@code CLOSES.add} captures it and would be
-     * a new object for every channel.
+     * The closes that would capture something ({@code CLOSES}, {@code this}), made once: as method
+     * references they would be a new object for every channel.
      */
     private static final IntConsumer CLOSE_LATER = CLOSES::add;
-    private static final IntConsumer CLOSE_WRITTEN = FfmDescriptors::closeWritten;
     private static final IntConsumer CLOSE = fd -> LibC.close(Scratch.get(), fd);
 
     /** Whether {@code linkat(fd, "", ..., AT_EMPTY_PATH)} is allowed (it needs CAP_DAC_READ_SEARCH); else /proc/self/fd. */
@@ -347,7 +346,7 @@ final class FfmDescriptors implements Descriptors {
 
     @Override
     public FileChannel channel(int fd, boolean readable, boolean writable) {
-        return DescriptorChannel.of(fd, readable, writable, writable ? CLOSE_WRITTEN : CLOSE);
+        return DescriptorChannel.of(fd, readable, writable, writable ? FfmDescriptors::closeWritten : CLOSE);
     }
 
     @Override

@@ -104,12 +104,10 @@ final class NativeDescriptors implements Descriptors {
     });
 
     /**
-     * The channels' closes, made once: a method reference to {@code CLOSES.add} captures it and would be
-     * a new object, made through the VM where C1 compiles, for every channel.
+     * The put-off close, made once: a method reference to {@code CLOSES.add} captures it and would be a
+     * new object, made through the VM where C1 compiles, for every channel.
      */
     private static final IntConsumer CLOSE_LATER = CLOSES::add;
-    private static final IntConsumer CLOSE_WRITTEN = NativeDescriptors::closeWritten;
-    private static final IntConsumer CLOSE = LibC::close;
 
     private NativeDescriptors() {
     }
@@ -356,7 +354,7 @@ final class NativeDescriptors implements Descriptors {
 
     @Override
     public FileChannel channel(int fd, boolean readable, boolean writable) {
-        return DescriptorChannel.of(fd, readable, writable, writable ? CLOSE_WRITTEN : CLOSE);
+        return DescriptorChannel.of(fd, readable, writable, writable ? NativeDescriptors::closeWritten : LibC::close);
     }
 
     @Override
