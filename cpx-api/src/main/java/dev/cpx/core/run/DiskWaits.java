@@ -13,16 +13,26 @@ import java.util.concurrent.Semaphore;
 
 /**
  * Watches whether a run's workers wait on the disk, and lets more of them start while they do: a thread
- * reads each running worker's scheduling state ({@code /proc/self/task/TID/stat}) every
- * {@value #PERIOD_MS} ms; when {@value #SAMPLES} of the last {@value #WINDOW} samples found cores
- * left idle (fewer workers running than cores) while workers were in uninterruptible sleep
- * ({@code D}: a read from a cold cache, mostly), it admits one more worker per core, up to
+ * reads each running worker's scheduling state ({@code /proc/self/task/TID/stat}) and the machine's
+ * CPU times ({@code /proc/stat}) every {@value #PERIOD_MS} ms, and admits one more worker per core
+ * ({@link #admitMore}) when, over the last {@value #WINDOW} samples, workers were in uninterruptible
+ * sleep ({@code D}: a read from a cold cache, mostly) while cores were left idle: in
+ * {@value #ON_DISK_IDLE} samples with fewer workers running than cores, or in {@value #SAMPLES}
+ * samples while the CPUs sat idle waiting for I/O ({@code iowait}) for at least
+ * {@value #IO_WAIT_PERCENT}% of the window's time; up to
  * {@code extra} more in all. More reads are then in flight where the disk is what they wait for, and
  * never more workers than {@code jobs} where the CPU is (a warm cache or tmpfs: no worker is seen in
- * {@code D}). Where {@code /proc} cannot be read, the run keeps its workers. While no worker is seen on
- * the disk it looks less often, down to every {@value #PERIOD_MS}{@code  << }{@value #SLOWEST} ms
- * ({@link #period}): on a warm copy it never finds one (no gain measured in wall or CPU time; kept as
- * the cheaper watch).
+ * {@code D}; a saturated CPU: no time left to wait in). The workers' states alone miss most of a
+ * cold copy's waits: each worker waits for many short reads and runs in between, so a sample finds it
+ * running (machine A, Linux tree: four workers seen running in most samples while the CPUs sat 10-19%
+ * in {@code iowait}). The CPUs' idle time would not do instead: a worker in {@code D} may be waiting
+ * for a lock (a directory's, as workers create files in it, on a warm ext4), which is no
+ * {@code iowait}, and idle time let such a warm copy grow to 16 workers. {@code iowait} is the whole
+ * machine's (another program's reads count too). Where {@code /proc/stat} cannot be read, only the
+ * workers' states count. Where {@code /proc} cannot be read at all, the run
+ * keeps its workers. While no worker is seen on the disk it looks less often, down to every
+ * {@value #PERIOD_MS}{@code  << }{@value #SLOWEST} ms ({@link #period}): on a warm copy it never
+ * finds one (no gain measured in wall or CPU time; kept as the cheaper watch).
  */
 final class DiskWaits {
 
@@ -30,9 +40,15 @@ final class DiskWaits {
     /** The period doubles after each {@value #QUIET_STEP} samples in a row finding no worker on the disk, this many times at most. */
     static final int SLOWEST = 3;
     static final int QUIET_STEP = 25;
-    /** Samples that must each find cores idle while workers wait on the disk (of the last {@link #WINDOW}). */
-    static final int SAMPLES = 3;
     static final int WINDOW = 5;
+    /** Samples (of the last {@link #WINDOW}) that must each find cores idle while workers wait on the disk. */
+    static final int ON_DISK_IDLE = 3;
+    /** Samples (of the last {@link #WINDOW}) that must each find workers on the disk, with the CPUs waiting for I/O. */
+    static final int SAMPLES = 2;
+    /** The CPUs' share of time waiting for I/O over the window, in percent, that counts as cores left idle for the disk. */
+    static final int IO_WAIT_PERCENT = 5;
+    /** The machine's CPU times, {@code cpu} line first. */
+    private static final Path CPU_TIMES = Path.of("/proc/stat");
 
     private final int extra;
     private final List<Path> workers = new ArrayList<>();
@@ -92,7 +108,19 @@ final class DiskWaits {
         List<FileChannel> open = new ArrayList<>();
         ByteBuffer buf = ByteBuffer.allocate(512);
         int cores = Runtime.getRuntime().availableProcessors();
-        boolean[] seen = new boolean[WINDOW];
+        boolean[] onDiskSeen = new boolean[WINDOW];
+        boolean[] coresIdle = new boolean[WINDOW];
+        long[] ioWait = new long[WINDOW];
+        long[] total = new long[WINDOW];
+        long[] times = new long[2];
+        FileChannel cpuTimes = null;
+        try {
+            cpuTimes = FileChannel.open(CPU_TIMES, StandardOpenOption.READ);
+        } catch (IOException | UnsupportedOperationException e) {
+            // Only the workers' states count then.
+        }
+        long lastWait = -1;
+        long lastTotal = 0;
         int sample = 0;
         int left = extra;
         int quiet = 0;
@@ -112,30 +140,112 @@ final class DiskWaits {
                     onDisk += state == 'D' ? 1 : 0;
                 }
                 quiet = onDisk > 0 ? 0 : quiet + 1;
-                // Cores left idle while workers wait on the disk.
-                seen[sample++ % WINDOW] = onDisk > 0 && running < cores;
-                int hits = 0;
-                for (boolean s : seen) {
-                    hits += s ? 1 : 0;
+                int at = sample++ % WINDOW;
+                onDiskSeen[at] = onDisk > 0;
+                coresIdle[at] = running < cores;
+                if (cpuTimes != null && cpuTimes(cpuTimes, buf, times)) {
+                    ioWait[at] = lastWait < 0 ? 0 : times[0] - lastWait;
+                    total[at] = lastWait < 0 ? 0 : times[1] - lastTotal;
+                    lastWait = times[0];
+                    lastTotal = times[1];
+                } else {
+                    ioWait[at] = 0;
+                    total[at] = 0;
                 }
-                if (hits >= SAMPLES) {
+                if (admitMore(onDiskSeen, coresIdle, ioWait, total)) {
                     int more = Math.min(left, Math.max(1, cores));
                     left -= more;
                     added += more;
                     admitted.release(more);
-                    Arrays.fill(seen, false);
+                    Arrays.fill(onDiskSeen, false);
                 }
             }
         } catch (IOException | InterruptedException e) {
             // No /proc: the run keeps the workers it has.
         } finally {
             for (FileChannel c : open) {
-                try {
-                    c.close();
-                } catch (IOException e) {
-                    // Read only.
-                }
+                closeQuietly(c);
             }
+            if (cpuTimes != null) {
+                closeQuietly(cpuTimes);
+            }
+        }
+    }
+
+    /**
+     * Whether to admit more workers, from the last {@link #WINDOW} samples: whether each found a worker
+     * in {@code D}, whether it found fewer workers running than cores, and the CPUs' time waiting for
+     * I/O and total time since the sample before it (0 and 0 where not known). More when
+     * {@value #ON_DISK_IDLE} samples found workers on the disk and cores idle, or when
+     * {@value #SAMPLES} found workers on the disk and the CPUs waited for I/O for at least
+     * {@value #IO_WAIT_PERCENT}% of the window's time.
+     */
+    static boolean admitMore(boolean[] onDisk, boolean[] coresIdle, long[] ioWait, long[] total) {
+        int seen = 0;
+        int seenIdle = 0;
+        long waitSum = 0;
+        long totalSum = 0;
+        for (int i = 0; i < onDisk.length; i++) {
+            seen += onDisk[i] ? 1 : 0;
+            seenIdle += onDisk[i] && coresIdle[i] ? 1 : 0;
+            waitSum += ioWait[i];
+            totalSum += total[i];
+        }
+        return seenIdle >= ON_DISK_IDLE
+                || seen >= SAMPLES && totalSum > 0 && waitSum * 100 >= IO_WAIT_PERCENT * totalSum;
+    }
+
+    /**
+     * Reads the machine's time idle waiting for I/O ({@code iowait}) into {@code into[0]} and its total time
+     * into {@code into[1]}, in clock ticks, from the {@code cpu} line of {@code /proc/stat}; false
+     * where it does not read as one.
+     */
+    static boolean cpuTimes(FileChannel c, ByteBuffer buf, long[] into) {
+        buf.clear();
+        int n;
+        try {
+            n = c.read(buf, 0);
+        } catch (IOException e) {
+            return false;
+        }
+        // "cpu  user nice system idle iowait irq softirq steal guest guest_nice\n"
+        if (n < 5 || buf.get(0) != 'c' || buf.get(1) != 'p' || buf.get(2) != 'u' || buf.get(3) != ' ') {
+            return false;
+        }
+        long ioWait = 0;
+        long total = 0;
+        int field = 0;
+        int i = 4;
+        while (i < n && buf.get(i) != '\n' && field < 8) {
+            byte b = buf.get(i);
+            if (b < '0' || b > '9') {
+                i++;
+                continue;
+            }
+            long v = 0;
+            while (i < n && (b = buf.get(i)) >= '0' && b <= '9') {
+                v = v * 10 + (b - '0');
+                i++;
+            }
+            total += v;
+            if (field == 4) {
+                ioWait = v;
+            }
+            field++;
+        }
+        if (field < 5) {
+            return false;
+        }
+        into[0] = ioWait;
+        into[1] = total;
+        return true;
+    }
+
+    private static void closeQuietly(FileChannel c) {
+        try {
+            c.close();
+        } catch (IOException e) {
+            // Read only.
         }
     }
 

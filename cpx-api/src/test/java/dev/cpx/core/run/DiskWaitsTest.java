@@ -134,6 +134,68 @@ class DiskWaitsTest {
         assertEquals(millis, DiskWaits.period(quiet));
     }
 
+    /**
+     * The rule. {@code samples}: one letter a sample, "D" a worker on the disk with cores idle (fewer
+     * running than cores), "d" one on the disk with the cores busy, "i" cores idle with nobody on the
+     * disk, "." neither; {@code wait}/{@code total}: the window's CPU time waiting for I/O and in all,
+     * spread over its samples (0/0: {@code /proc/stat} not read).
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({
+        // samples wait total admit
+        "DDD..,   0,   0,    true",   // cores idle while workers wait (a frozen disk; no /proc/stat needed)
+        "DD...,   0,   0,    false",
+        "DDiii,   0,   20,   false",
+        "dd...,   1,   20,   true",   // cold cache: workers seen running mostly, the CPUs 5% in iowait
+        "d.d.d,   8,   20,   true",
+        "ddddd,   2,   40,   true",
+        "ddddd,   1,   40,   false",  // workers in D, the CPUs hardly waiting: busy, or the D a lock's
+        "ddddd,   0,   20,   false",
+        "d....,   10,  20,   false",  // one stray wait
+        "iiiii,   20,  20,   false",  // another program's reads, none of ours on the disk
+        "dd...,   0,   0,    false",  // no CPU time read
+    })
+    void moreWorkersOnlyWhileWorkersWaitOnTheDiskAndCoresSitIdle(String samples, long wait, long total, boolean admit) {
+        int n = DiskWaits.WINDOW;
+        boolean[] onDisk = new boolean[n];
+        boolean[] coresIdle = new boolean[n];
+        long[] waits = new long[n];
+        long[] totals = new long[n];
+        for (int i = 0; i < n; i++) {
+            char c = samples.charAt(i);
+            onDisk[i] = c == 'D' || c == 'd';
+            coresIdle[i] = c == 'D' || c == 'i';
+            waits[i] = wait / n + (i < wait % n ? 1 : 0);
+            totals[i] = total / n + (i < total % n ? 1 : 0);
+        }
+        assertEquals(admit, DiskWaits.admitMore(onDisk, coresIdle, waits, totals));
+    }
+
+    @Test
+    void theMachinesTimeWaitingForIoIsItsFifthField() throws Exception {
+        Path stat = tmp.resolve("stat");
+        Files.writeString(stat, "cpu  725855 622 597627 1067477 46107 0 15413 7 11 0\ncpu0 1 2 3 4 5 6 7 8 9 10\nintr 1 2 3\n");
+        long[] times = new long[2];
+        try (FileChannel c = FileChannel.open(stat)) {
+            assertTrue(DiskWaits.cpuTimes(c, ByteBuffer.allocate(512), times));
+        }
+        assertEquals(46107, times[0]);
+        assertEquals(725855 + 622 + 597627 + 1067477 + 46107 + 0 + 15413 + 7, times[1], "user to steal; guest is in user");
+        Files.writeString(stat, "intr 1 2 3\n");
+        try (FileChannel c = FileChannel.open(stat)) {
+            assertTrue(!DiskWaits.cpuTimes(c, ByteBuffer.allocate(512), times), "not a cpu line");
+        }
+    }
+
+    @Test
+    void thisMachinesCpuTimesRead() throws Exception {
+        long[] times = new long[2];
+        try (FileChannel c = FileChannel.open(Path.of("/proc/stat"))) {
+            assertTrue(DiskWaits.cpuTimes(c, ByteBuffer.allocate(512), times));
+        }
+        assertTrue(times[0] >= 0 && times[1] > times[0], times[0] + " waiting for I/O of " + times[1]);
+    }
+
     @Test
     void aNameWithParenthesesDoesNotHideTheState() throws Exception {
         AtomicReference<Path> stat = new AtomicReference<>();
