@@ -70,11 +70,10 @@ final class FfmDescriptors implements Descriptors {
     });
 
     /**
-     * The closes that would capture something ({@code CLOSES}, {@code this}), made once: as method
-     * references they would be a new object for every channel.
+     * The put-off close, made once: a method reference to {@code CLOSES.add} captures it and would be a
+     * new object for every channel.
      */
     private static final IntConsumer CLOSE_LATER = CLOSES::add;
-    private static final IntConsumer CLOSE = fd -> LibC.close(Scratch.get(), fd);
 
     /** Whether {@code linkat(fd, "", ..., AT_EMPTY_PATH)} is allowed (it needs CAP_DAC_READ_SEARCH); else /proc/self/fd. */
     private static volatile boolean linkByDescriptor = true;
@@ -341,12 +340,17 @@ final class FfmDescriptors implements Descriptors {
 
     @Override
     public void close(int fd) {
+        closeNow(fd);
+    }
+
+    /** {@link #close(int)} as a static method: a reference to it is made once, not per channel. */
+    private static void closeNow(int fd) {
         LibC.close(Scratch.get(), fd);
     }
 
     @Override
     public FileChannel channel(int fd, boolean readable, boolean writable) {
-        return DescriptorChannel.of(fd, readable, writable, writable ? FfmDescriptors::closeWritten : CLOSE);
+        return DescriptorChannel.of(fd, readable, writable, writable ? FfmDescriptors::closeWritten : FfmDescriptors::closeNow);
     }
 
     @Override
