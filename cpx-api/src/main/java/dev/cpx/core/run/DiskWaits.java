@@ -13,13 +13,14 @@ import java.util.concurrent.Semaphore;
 
 /**
  * Watches whether a run's workers wait on the disk, and lets more of them start while they do: a thread
- * reads each running worker's scheduling state ({@code /proc/self/task/TID/stat}) and the machine's
- * CPU times ({@code /proc/stat}) every {@value #PERIOD_MS} ms, and admits one more worker per core
+ * reads each running worker's scheduling state ({@code /proc/self/task/TID/stat}) and the time the
+ * CPUs sat idle waiting for I/O ({@link IoStalls}: the run's control group's {@code io.pressure}, else
+ * the machine's {@code iowait}) every {@value #PERIOD_MS} ms, and admits one more worker per core
  * ({@link #admitMore}) when, over the last {@value #WINDOW} samples, workers were in uninterruptible
  * sleep ({@code D}: a read from a cold cache, mostly) while cores were left idle: in
  * {@value #ON_DISK_IDLE} samples with fewer workers running than cores, or in {@value #SAMPLES}
- * samples while the CPUs sat idle waiting for I/O ({@code iowait}) for at least
- * {@value #IO_WAIT_PERCENT}% of the window's time; up to
+ * samples while the CPUs waited for I/O for at least {@value #IO_WAIT_PERCENT}% of the window's
+ * time; up to
  * {@code extra} more in all. More reads are then in flight where the disk is what they wait for, and
  * never more workers than {@code jobs} where the CPU is (a warm cache or tmpfs: no worker is seen in
  * {@code D}; a saturated CPU: no time left to wait in). The workers' states alone miss most of a
@@ -27,9 +28,8 @@ import java.util.concurrent.Semaphore;
  * running (machine A, Linux tree: four workers seen running in most samples while the CPUs sat 10-19%
  * in {@code iowait}). The CPUs' idle time would not do instead: a worker in {@code D} may be waiting
  * for a lock (a directory's, as workers create files in it, on a warm ext4), which is no
- * {@code iowait}, and idle time let such a warm copy grow to 16 workers. {@code iowait} is the whole
- * machine's (another program's reads count too). Where {@code /proc/stat} cannot be read, only the
- * workers' states count. Where {@code /proc} cannot be read at all, the run
+ * {@code iowait}, and idle time let such a warm copy grow to 16 workers. Where the waits cannot be
+ * read, only the workers' states count. Where {@code /proc} cannot be read at all, the run
  * keeps its workers. While no worker is seen on the disk it looks less often, down to every
  * {@value #PERIOD_MS}{@code  << }{@value #SLOWEST} ms ({@link #period}): on a warm copy it never
  * finds one (no gain measured in wall or CPU time; kept as the cheaper watch).
@@ -47,8 +47,6 @@ final class DiskWaits {
     static final int SAMPLES = 2;
     /** The CPUs' share of time waiting for I/O over the window, in percent, that counts as cores left idle for the disk. */
     static final int IO_WAIT_PERCENT = 5;
-    /** The machine's CPU times, {@code cpu} line first. */
-    private static final Path CPU_TIMES = Path.of("/proc/stat");
 
     private final int extra;
     private final List<Path> workers = new ArrayList<>();
@@ -113,12 +111,7 @@ final class DiskWaits {
         long[] ioWait = new long[WINDOW];
         long[] total = new long[WINDOW];
         long[] times = new long[2];
-        FileChannel cpuTimes = null;
-        try {
-            cpuTimes = FileChannel.open(CPU_TIMES, StandardOpenOption.READ);
-        } catch (IOException | UnsupportedOperationException e) {
-            // Only the workers' states count then.
-        }
+        IoStalls stalls = IoStalls.open(); // null: only the workers' states count
         long lastWait = -1;
         long lastTotal = 0;
         int sample = 0;
@@ -143,7 +136,7 @@ final class DiskWaits {
                 int at = sample++ % WINDOW;
                 onDiskSeen[at] = onDisk > 0;
                 coresIdle[at] = running < cores;
-                if (cpuTimes != null && cpuTimes(cpuTimes, buf, times)) {
+                if (stalls != null && stalls.read(buf, times)) {
                     ioWait[at] = lastWait < 0 ? 0 : times[0] - lastWait;
                     total[at] = lastWait < 0 ? 0 : times[1] - lastTotal;
                     lastWait = times[0];
@@ -166,16 +159,17 @@ final class DiskWaits {
             for (FileChannel c : open) {
                 closeQuietly(c);
             }
-            if (cpuTimes != null) {
-                closeQuietly(cpuTimes);
+            if (stalls != null) {
+                stalls.close();
             }
         }
     }
 
     /**
      * Whether to admit more workers, from the last {@link #WINDOW} samples: whether each found a worker
-     * in {@code D}, whether it found fewer workers running than cores, and the CPUs' time waiting for
-     * I/O and total time since the sample before it (0 and 0 where not known). More when
+     * in {@code D}, whether it found fewer workers running than cores, and the time the CPUs lost
+     * waiting for I/O and the time passed since the sample before it, in {@link IoStalls}' unit (0 and
+     * 0 where not known). More when
      * {@value #ON_DISK_IDLE} samples found workers on the disk and cores idle, or when
      * {@value #SAMPLES} found workers on the disk and the CPUs waited for I/O for at least
      * {@value #IO_WAIT_PERCENT}% of the window's time.
@@ -193,52 +187,6 @@ final class DiskWaits {
         }
         return seenIdle >= ON_DISK_IDLE
                 || seen >= SAMPLES && totalSum > 0 && waitSum * 100 >= IO_WAIT_PERCENT * totalSum;
-    }
-
-    /**
-     * Reads the machine's time idle waiting for I/O ({@code iowait}) into {@code into[0]} and its total time
-     * into {@code into[1]}, in clock ticks, from the {@code cpu} line of {@code /proc/stat}; false
-     * where it does not read as one.
-     */
-    static boolean cpuTimes(FileChannel c, ByteBuffer buf, long[] into) {
-        buf.clear();
-        int n;
-        try {
-            n = c.read(buf, 0);
-        } catch (IOException e) {
-            return false;
-        }
-        // "cpu  user nice system idle iowait irq softirq steal guest guest_nice\n"
-        if (n < 5 || buf.get(0) != 'c' || buf.get(1) != 'p' || buf.get(2) != 'u' || buf.get(3) != ' ') {
-            return false;
-        }
-        long ioWait = 0;
-        long total = 0;
-        int field = 0;
-        int i = 4;
-        while (i < n && buf.get(i) != '\n' && field < 8) {
-            byte b = buf.get(i);
-            if (b < '0' || b > '9') {
-                i++;
-                continue;
-            }
-            long v = 0;
-            while (i < n && (b = buf.get(i)) >= '0' && b <= '9') {
-                v = v * 10 + (b - '0');
-                i++;
-            }
-            total += v;
-            if (field == 4) {
-                ioWait = v;
-            }
-            field++;
-        }
-        if (field < 5) {
-            return false;
-        }
-        into[0] = ioWait;
-        into[1] = total;
-        return true;
     }
 
     private static void closeQuietly(FileChannel c) {

@@ -172,31 +172,6 @@ class DiskWaitsTest {
     }
 
     @Test
-    void theMachinesTimeWaitingForIoIsItsFifthField() throws Exception {
-        Path stat = tmp.resolve("stat");
-        Files.writeString(stat, "cpu  725855 622 597627 1067477 46107 0 15413 7 11 0\ncpu0 1 2 3 4 5 6 7 8 9 10\nintr 1 2 3\n");
-        long[] times = new long[2];
-        try (FileChannel c = FileChannel.open(stat)) {
-            assertTrue(DiskWaits.cpuTimes(c, ByteBuffer.allocate(512), times));
-        }
-        assertEquals(46107, times[0]);
-        assertEquals(725855 + 622 + 597627 + 1067477 + 46107 + 0 + 15413 + 7, times[1], "user to steal; guest is in user");
-        Files.writeString(stat, "intr 1 2 3\n");
-        try (FileChannel c = FileChannel.open(stat)) {
-            assertTrue(!DiskWaits.cpuTimes(c, ByteBuffer.allocate(512), times), "not a cpu line");
-        }
-    }
-
-    @Test
-    void thisMachinesCpuTimesRead() throws Exception {
-        long[] times = new long[2];
-        try (FileChannel c = FileChannel.open(Path.of("/proc/stat"))) {
-            assertTrue(DiskWaits.cpuTimes(c, ByteBuffer.allocate(512), times));
-        }
-        assertTrue(times[0] >= 0 && times[1] > times[0], times[0] + " waiting for I/O of " + times[1]);
-    }
-
-    @Test
     void aNameWithParenthesesDoesNotHideTheState() throws Exception {
         AtomicReference<Path> stat = new AtomicReference<>();
         CountDownLatch known = new CountDownLatch(1);
