@@ -48,12 +48,18 @@ class ClusterTest {
         assertTrue(plan.err().contains("planned 12 chunks"), plan::toString);
         // Two workers at once, each with two copies in flight.
         List<Running> workers = new ArrayList<>();
-        for (int i = 0; i < 2; i++) {
-            workers.add(Running.start(dir, List.of(), Map.of(), false, "--work=plan", "-j", "2"));
-        }
-        for (Running w : workers) {
-            Cli.Result r = w.result();
-            assertEquals(0, r.exit(), r::toString);
+        try {
+            for (int i = 0; i < 2; i++) {
+                workers.add(Running.start(dir, List.of(), Map.of(), false, "--work=plan", "-j", "2"));
+            }
+            for (Running w : workers) {
+                Cli.Result r = w.result();
+                assertEquals(0, r.exit(), r::toString);
+            }
+        } finally {
+            for (Running w : workers) {
+                w.close(); // its output files too
+            }
         }
         Cli.Result finish = Cli.cpx(dir, "--finish=plan", "--json");
         assertEquals(0, finish.exit(), finish::toString);
