@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Interleaved A/B timing: runs the commands in turn (A B A B ...), so that the drift of a shared,
+"""Interleaved A/B timing: runs the commands in turn (A B, B A, A B ...), so that the drift of a shared,
 noisy machine (10% over minutes here) falls on every command alike, and reports each command's
 mean and median wall time and the paired difference to the first one (mean of the per-round
 differences, with its standard error); the same for CPU time (user + system, of the command and
@@ -60,7 +60,8 @@ def main():
     times = {name: [] for name, _ in named}
     cpus = {name: [] for name, _ in named}
     for i in range(a.warmup + a.runs):
-        for name, cmd in named:
+        # A B, then B A: a command's place in the round (what ran just before it) falls on each alike.
+        for name, cmd in (named if i % 2 == 0 else named[::-1]):
             if a.prepare:
                 subprocess.run(a.prepare, shell=True, check=True)
             t, c = run(cmd)
