@@ -152,6 +152,7 @@ class IoStallsTest {
             }
         }
         assumeTrue(mount != null, "no cgroup v2 mounted at /sys/fs/cgroup or /sys/fs/cgroup/unified");
+        assumeTrue(Files.isWritable(mount), "cgroup v2 is mounted read-only here (a container)");
         String own = Files.readAllLines(Path.of("/proc/self/cgroup")).stream()
                 .filter(l -> l.startsWith("0::/")).findFirst().orElseThrow().substring(4);
         Path home = own.isEmpty() ? mount : mount.resolve(own);
