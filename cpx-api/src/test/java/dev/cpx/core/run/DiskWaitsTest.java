@@ -18,6 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The scheduling state read from real threads' {@code /proc/self/task/TID/stat}, and more workers
@@ -128,8 +130,8 @@ class DiskWaitsTest {
     }
 
     /** Samples that found nobody on the disk slow the watch down, to 8 times its period at most. */
-    @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.CsvSource({"0, 20", "24, 20", "25, 40", "49, 40", "50, 80", "75, 160", "100000, 160"})
+    @ParameterizedTest
+    @CsvSource({"0, 20", "24, 20", "25, 40", "49, 40", "50, 80", "75, 160", "100000, 160"})
     void theWatchSlowsDownWhileNobodyWaitsOnTheDisk(int quiet, long millis) {
         assertEquals(millis, DiskWaits.period(quiet));
     }
@@ -140,8 +142,8 @@ class DiskWaitsTest {
      * disk, "." neither; {@code wait}/{@code total}: the window's CPU time waiting for I/O and in all,
      * spread over its samples (0/0: {@code /proc/stat} not read).
      */
-    @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.CsvSource({
+    @ParameterizedTest
+    @CsvSource({
         // samples wait total admit
         "DDD..,   0,   0,    true",   // cores idle while workers wait (a frozen disk; no /proc/stat needed)
         "DD...,   0,   0,    false",
