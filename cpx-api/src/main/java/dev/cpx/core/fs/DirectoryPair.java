@@ -18,8 +18,15 @@ public final class DirectoryPair {
     private final AtomicInteger users = new AtomicInteger(1);
     /** The copy is in a tree being made under a staging name (see {@link #staged()}). */
     private final boolean staged;
-    /** Whether the closes of files written in the copy may be put off: 0 not known yet, 1 yes, 2 no. */
-    private int writtenCloses;
+    /** {@link #writtenCloses()}: not known yet (no file made in the copy so far). */
+    public static final int CLOSES_UNKNOWN = 0;
+    /** {@link #writtenCloses()}: the closes of files written in the copy may be put off. */
+    public static final int CLOSES_PUT_OFF = 1;
+    /** {@link #writtenCloses()}: each file written in the copy is closed at once, its error seen. */
+    public static final int CLOSES_AT_ONCE = 2;
+
+    /** Whether the closes of files written in the copy may be put off: one of the {@code CLOSES_} values. */
+    private int writtenCloses = CLOSES_UNKNOWN;
 
     private DirectoryPair(Descriptors descriptors, int source, int target, boolean staged) {
         this.descriptors = descriptors;
@@ -96,8 +103,9 @@ public final class DirectoryPair {
     }
 
     /**
-     * Whether the closes of files written in the copy may be put off ({@link WrittenCloses}): 0 not
-     * known yet, 1 yes, 2 no. Learnt by the first file made there; a race learns it twice, alike.
+     * Whether the closes of files written in the copy may be put off ({@link WrittenCloses}):
+     * {@link #CLOSES_UNKNOWN}, {@link #CLOSES_PUT_OFF} or {@link #CLOSES_AT_ONCE} (an int, not an enum:
+     * read for every file made). Learnt by the first file made there; a race learns it twice, alike.
      */
     public int writtenCloses() {
         return writtenCloses;

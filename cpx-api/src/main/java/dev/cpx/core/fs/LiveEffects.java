@@ -210,11 +210,13 @@ final class LiveEffects implements Effects {
      */
     private FileChannel written(DirectoryPair directories, int fd) {
         int known = directories.writtenCloses();
-        if (known == 0) {
-            known = WrittenCloses.canBePutOff(extras.fileSystemType(Path.of("/proc/self/fd/" + directories.target()))) ? 1 : 2;
+        if (known == DirectoryPair.CLOSES_UNKNOWN) {
+            known = WrittenCloses.canBePutOff(extras.fileSystemType(Path.of("/proc/self/fd/" + directories.target())))
+                    ? DirectoryPair.CLOSES_PUT_OFF : DirectoryPair.CLOSES_AT_ONCE;
             directories.writtenCloses(known);
         }
-        return known == 1 ? descriptors.channelClosedLater(fd, true, true) : descriptors.channel(fd, true, true);
+        return known == DirectoryPair.CLOSES_PUT_OFF
+                ? descriptors.channelClosedLater(fd, true, true) : descriptors.channel(fd, true, true);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.cpx.spi.support;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
@@ -237,6 +238,19 @@ public final class Errno {
     /** An exception for a failed data copy; its message is the system's reason. */
     public static IOException copyFailure(int errno) {
         return new IOException(message(errno));
+    }
+
+    /**
+     * What closing a file written through its descriptor answers when {@code close} failed with
+     * {@code errno}: NFS, CIFS and FUSE file systems report a write error (a quota, a full server)
+     * only there, thrown as {@link UncheckedIOException} (what {@link DescriptorChannel}'s close
+     * hands on); {@code EINTR} leaves the descriptor closed on Linux and says nothing of the data, so
+     * nothing is thrown for it.
+     */
+    public static void writtenCloseFailed(int errno) {
+        if (errno != EINTR) {
+            throw new UncheckedIOException(copyFailure(errno));
+        }
     }
 
     /**

@@ -3,9 +3,11 @@ package dev.cpx.spi.support;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cpx.api.Diagnostic;
+import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
@@ -42,6 +44,15 @@ class ErrnoTest {
         }
         for (int e : new int[] {Errno.EIO, Errno.ENOSPC, Errno.EDQUOT, Errno.EFBIG, Errno.EROFS, Errno.EINTR}) {
             assertFalse(Errno.meansUnsupported(e), Errno.message(e));
+        }
+    }
+
+    @Test
+    void aWrittenFilesCloseFailsWithItsWriteErrorButNotForAnInterruption() {
+        Errno.writtenCloseFailed(Errno.EINTR);
+        for (int errno : new int[] {Errno.EIO, Errno.ENOSPC, Errno.EDQUOT}) {
+            UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> Errno.writtenCloseFailed(errno));
+            assertEquals(Errno.message(errno), Diagnostic.reasonOf(e.getCause()), "errno " + errno);
         }
     }
 

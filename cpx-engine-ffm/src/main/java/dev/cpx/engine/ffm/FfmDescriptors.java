@@ -363,18 +363,11 @@ final class FfmDescriptors implements Descriptors {
         return DescriptorChannel.of(fd, readable, writable, CLOSE_LATER);
     }
 
-    /**
-     * Closes a file written through {@code fd} at once, its error thrown (as {@link
-     * java.io.UncheckedIOException}, for {@link DescriptorChannel}): NFS, CIFS and FUSE file systems
-     * report a write error (a quota, a full server) only there.
-     */
+    /** Closes a file written through {@code fd} at once, its error thrown ({@link Errno#writtenCloseFailed}). */
     private static void closeWritten(int fd) {
         Scratch s = Scratch.get();
         if (LibC.close(s, fd) != 0) {
-            int errno = s.errno();
-            if (errno != Errno.EINTR) {
-                throw new java.io.UncheckedIOException(Errno.copyFailure(errno));
-            }
+            Errno.writtenCloseFailed(s.errno());
         }
     }
 

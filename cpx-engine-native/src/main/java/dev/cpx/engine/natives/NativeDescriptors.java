@@ -367,17 +367,10 @@ final class NativeDescriptors implements Descriptors {
         return DescriptorChannel.of(fd, readable, writable, CLOSE_LATER);
     }
 
-    /**
-     * Closes a file written through {@code fd} at once, its error thrown (as {@link
-     * java.io.UncheckedIOException}, for {@link DescriptorChannel}): NFS, CIFS and FUSE file systems
-     * report a write error (a quota, a full server) only there.
-     */
+    /** Closes a file written through {@code fd} at once, its error thrown ({@link Errno#writtenCloseFailed}). */
     private static void closeWritten(int fd) {
         if (LibC.close(fd) != 0) {
-            int errno = LibC.errno();
-            if (errno != Errno.EINTR) {
-                throw new java.io.UncheckedIOException(Errno.copyFailure(errno));
-            }
+            Errno.writtenCloseFailed(LibC.errno());
         }
     }
 
