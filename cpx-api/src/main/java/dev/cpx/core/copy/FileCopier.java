@@ -572,8 +572,12 @@ public final class FileCopier {
             FileStatus made = destinations.recordsMade(e) ? complete.status() : null;
             try {
                 complete.publish(at);
+            } catch (NewFile.ClosedAfterNaming x) {
+                context.outcomes().failed(EntryKind.FILE, e.source(), e.target(), closeFailure(e, x).failure());
+                named.accept(null);
+                return;
             } catch (IOException x) {
-                complete.abandon(false);
+                // publish gave the file up (an unnamed one vanishes, a temporary name is removed).
                 context.outcomes().failed(EntryKind.FILE, e.source(), e.target(),
                         Diagnostic.of("cannot create regular file {0}", e.target(), Diagnostic.reasonOf(x)));
                 named.accept(null);

@@ -23,6 +23,8 @@ final class NewFile {
     private final boolean atFinalName;
     /** Where an unnamed file made relative to its open directory is named; retained until published or abandoned. */
     private final Place place;
+    /** {@link #place}'s directories released already: {@link #abandon} after a failed {@link #publish} releases nothing more. */
+    private boolean released;
 
     NewFile(Effects effects, FileChannel channel, Path temp, long resumedAt, boolean atFinalName) {
         this(effects, channel, temp, resumedAt, atFinalName, null);
@@ -89,30 +91,56 @@ final class NewFile {
         }
     }
 
-    /** Gives the file its final name and releases it. */
+    /**
+     * Gives the file its final name and releases it. An unnamed file is closed only after it is named
+     * (closing it first would free it); where that close reports a write error (a file system that
+     * reports them only there), the name is taken back and {@link ClosedAfterNaming} thrown, so no
+     * file whose data may be lost stays under its final name.
+     */
     void publish(Path target) throws IOException {
         try {
-            if (atFinalName) {
-                return;
+            if (!atFinalName) {
+                if (temp != null) {
+                    effects.rename(temp, target);
+                } else if (place != null) {
+                    effects.linkUnnamedAt(channel, place.directories().target(), place.name());
+                } else {
+                    effects.linkUnnamed(channel, target);
+                }
             }
-            if (temp != null) {
-                effects.rename(temp, target);
-            } else if (place != null) {
-                effects.linkUnnamedAt(channel, place.directories().target(), place.name());
-            } else {
-                effects.linkUnnamed(channel, target);
+        } catch (IOException | RuntimeException | Error x) {
+            abandon(false);
+            throw x;
+        }
+        try {
+            channel.close();
+        } catch (IOException x) {
+            if (!atFinalName && temp == null) {
+                try {
+                    effects.remove(target);
+                } catch (IOException ignored) {
+                    // Reported with the close's error all the same.
+                }
+                throw new ClosedAfterNaming(x);
             }
+            throw x;
         } finally {
-            try {
-                channel.close();
-            } finally {
-                release();
-            }
+            release();
+        }
+    }
+
+    /** A file's close failed after it got its final name, which {@link #publish} took back. */
+    static final class ClosedAfterNaming extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        ClosedAfterNaming(IOException cause) {
+            super(cause.getMessage(), cause);
         }
     }
 
     private void release() {
-        if (place != null) {
+        if (place != null && !released) {
+            released = true;
             place.directories().release();
         }
     }
