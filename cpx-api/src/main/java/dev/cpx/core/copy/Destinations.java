@@ -226,14 +226,16 @@ public final class Destinations {
 
     /**
      * The copy of {@code e} failed after its destination was backed up to {@code backup}: the backup
-     * gets its name back, as GNU cp does ({@code un_backup}). Nothing when there is no backup.
+     * gets its name back, as GNU cp does ({@code un_backup}), unless something took the name since
+     * (GNU's rename would replace it; then the backup stays, reported). Nothing when there is no backup.
      */
     void unBackup(Entry e, Path backup) {
         if (backup == null) {
             return;
         }
         try {
-            context.effects().rename(backup, e.target());
+            // Without replacing: were the name taken meanwhile (another user's new file), that stays.
+            context.effects().renameNoReplace(backup, e.target());
         } catch (IOException x) {
             context.outcomes().failed(e.kind(), e.source(), e.target(),
                     Diagnostic.of("cannot un-backup {0}", e.target(), Diagnostic.reasonOf(x)));

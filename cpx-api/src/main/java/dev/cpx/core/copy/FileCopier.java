@@ -573,11 +573,14 @@ public final class FileCopier {
             try {
                 complete.publish(at);
             } catch (NewFile.ClosedAfterNaming x) {
+                destinations.unBackup(e, backup);
                 context.outcomes().failed(EntryKind.FILE, e.source(), e.target(), closeFailure(e, x).failure());
                 named.accept(null);
                 return;
             } catch (IOException x) {
-                // publish gave the file up (an unnamed one vanishes, a temporary name is removed).
+                // publish gave the file up (an unnamed one vanishes, a temporary name is removed); the
+                // destination's backup goes back, as after any other failure (GNU's un-backup).
+                destinations.unBackup(e, backup);
                 context.outcomes().failed(EntryKind.FILE, e.source(), e.target(),
                         Diagnostic.of("cannot create regular file {0}", e.target(), Diagnostic.reasonOf(x)));
                 named.accept(null);
