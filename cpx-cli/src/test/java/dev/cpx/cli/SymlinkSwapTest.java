@@ -186,24 +186,50 @@ class SymlinkSwapTest {
     @ParameterizedTest(name = "engine={0}")
     @ValueSource(strings = {"native", "nio"})
     void aNameTakenWhileItsNewFileWaitsToBeNamedIsLeftAloneAndTheRestIsCopied(String engine) throws Exception {
-        sh(work, "mkdir -p src incoming/src && chown -R " + user() + " incoming");
+        String err = takeTheNameWhileItsFileWaits(engine, false);
+        assertEquals("exit 1, stderr: cpx: cannot create regular file 'incoming/src/b': File exists\n", err);
+    }
+
+    /**
+     * The same with {@code -b} over an earlier {@code b}: after the failure its backup would go back
+     * to the name (GNU's un-backup, a rename that replaces), but the name is the other user's file
+     * now: that stays, the backup keeps its backup name, and both are said in GNU's order.
+     */
+    @ParameterizedTest(name = "engine={0}")
+    @ValueSource(strings = {"native", "nio"})
+    void aBackupDoesNotGoBackOverANameTakenMeanwhile(String engine) throws Exception {
+        String err = takeTheNameWhileItsFileWaits(engine, true);
+        assertEquals("exit 1, stderr: cpx: cannot create regular file 'incoming/src/b': File exists\n"
+                + "cpx: cannot un-backup 'incoming/src/b': File exists\n", err);
+        assertEquals("old b\n", Files.readString(work.resolve("incoming/src/b~")), "the backup, under its backup name");
+    }
+
+    /**
+     * Copies {@code src} (a FIFO first, then b, c, d, e) into the existing {@code incoming/src} (over
+     * an earlier {@code b}, with {@code -b}, when {@code backup}); the other user writes {@code b}
+     * there while cpx's new b waits, unnamed, behind the FIFO. Checks what is the same either way.
+     */
+    private String takeTheNameWhileItsFileWaits(String engine, boolean backup) throws Exception {
+        sh(work, "mkdir -p src incoming/src" + (backup ? " && echo 'old b' > incoming/src/b" : "")
+                + " && chown -R " + user() + " incoming");
         fifoFirst(work.resolve("src"));
         List<String> files = List.of("b", "c", "d", "e");
         for (String f : files) {
             fileAfter(work.resolve("src/a"), work.resolve("src").resolve(f), "ours " + f + "\n");
         }
-        Process cpx = start(engine, "-r", "--copy-contents", "-j", "2", "src", "incoming/");
+        Process cpx = backup ? start(engine, "-r", "-b", "--copy-contents", "-j", "2", "src", "incoming/")
+                : start(engine, "-r", "--copy-contents", "-j", "2", "src", "incoming/");
         awaitFifoOpen(cpx);
         awaitUnnamed(cpx, work.resolve("incoming/src"), files.size());
         asUser("echo theirs > incoming/src/b");
         Files.writeString(work.resolve("src/a"), "data");
         String err = finish(cpx);
-        assertEquals("exit 1, stderr: cpx: cannot create regular file 'incoming/src/b': File exists\n", err);
-        assertEquals("theirs\n", Files.readString(work.resolve("incoming/src/b")), "the other user's file");
+        assertEquals("theirs\n", Files.readString(work.resolve("incoming/src/b")), "the other user's file; " + err);
         assertEquals("data", Files.readString(work.resolve("incoming/src/a")));
         for (String f : files.subList(1, files.size())) {
             assertEquals("ours " + f + "\n", Files.readString(work.resolve("incoming/src").resolve(f)), f);
         }
+        return err;
     }
 
     /**

@@ -473,9 +473,9 @@ public final class FileCopier {
                 in = null;
             }
         } catch (IOException x) {
-            destinations.unBackup(e, backup);
             context.outcomes().failed(EntryKind.FILE, e.source(), e.target(),
                     Diagnostic.of("cannot open {0} for reading", e.source(), Diagnostic.reasonOf(x)));
+            destinations.unBackup(e, backup);
             naming.skip();
             named.accept(null);
             return;
@@ -573,16 +573,16 @@ public final class FileCopier {
             try {
                 complete.publish(at);
             } catch (NewFile.ClosedAfterNaming x) {
-                destinations.unBackup(e, backup);
                 context.outcomes().failed(EntryKind.FILE, e.source(), e.target(), closeFailure(e, x).failure());
+                destinations.unBackup(e, backup);
                 named.accept(null);
                 return;
             } catch (IOException x) {
                 // publish gave the file up (an unnamed one vanishes, a temporary name is removed); the
                 // destination's backup goes back, as after any other failure (GNU's un-backup).
-                destinations.unBackup(e, backup);
                 context.outcomes().failed(EntryKind.FILE, e.source(), e.target(),
                         Diagnostic.of("cannot create regular file {0}", e.target(), Diagnostic.reasonOf(x)));
+                destinations.unBackup(e, backup);
                 named.accept(null);
                 return;
             }
@@ -717,8 +717,8 @@ public final class FileCopier {
         if (file != null) {
             file.abandon(keepPartial);
         }
-        destinations.unBackup(e, backup);
         report(e, data);
+        destinations.unBackup(e, backup); // after the failure's line, as GNU's un_backup
         naming.skip();
         named.accept(null);
     }

@@ -129,8 +129,8 @@ public final class NonFiles {
         try {
             replaced = makeOrReplace(maker, e.target(), d.action() == Destinations.Action.EXISTING || d.action() == Destinations.Action.DONE);
         } catch (IOException x) {
-            destinations.unBackup(e, d.backup());
             context.outcomes().failed(e.kind(), e.source(), e.target(), cannot.withReason(Diagnostic.reasonOf(x)));
+            destinations.unBackup(e, d.backup());
             return false;
         }
         destinations.made(e);
@@ -179,16 +179,16 @@ public final class NonFiles {
         }
         Diagnostic refusal = d.refusal() != null ? d.refusal() : check.refusal();
         if (refusal != null) {
-            destinations.unBackup(e, d.backup());
             context.outcomes().failed(e.kind(), e.source(), e.target(), refusal);
+            destinations.unBackup(e, d.backup());
             return false;
         }
         try {
             makeOrReplace(maker, e.target(), replace && d.action() == Destinations.Action.EXISTING);
         } catch (IOException x) {
             // The entry is not made: a backup made of what was there takes its place again.
-            destinations.unBackup(e, d.backup());
             context.outcomes().failed(e.kind(), e.source(), e.target(), cannot.withReason(Diagnostic.reasonOf(x)));
+            destinations.unBackup(e, d.backup());
             return false;
         }
         if (attributes != Attributes.NONE) {
