@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -217,8 +218,11 @@ class SymlinkSwapTest {
         for (String f : files) {
             fileAfter(work.resolve("src/a"), work.resolve("src").resolve(f), "ours " + f + "\n");
         }
-        Process cpx = backup ? start(engine, "-r", "-b", "--copy-contents", "-j", "2", "src", "incoming/")
-                : start(engine, "-r", "--copy-contents", "-j", "2", "src", "incoming/");
+        List<String> args = new ArrayList<>(List.of("-r", "--copy-contents", "-j", "2", "src", "incoming/"));
+        if (backup) {
+            args.add(0, "-b");
+        }
+        Process cpx = start(engine, args.toArray(String[]::new));
         awaitFifoOpen(cpx);
         awaitUnnamed(cpx, work.resolve("incoming/src"), files.size());
         asUser("echo theirs > incoming/src/b");
@@ -258,28 +262,11 @@ class SymlinkSwapTest {
 
     /** Waits until cpx holds {@code count} unnamed files ({@code O_TMPFILE}) made in {@code dir}. */
     private static void awaitUnnamed(Process cpx, Path dir, int count) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         String prefix = dir + "/#";
-        while (true) {
-            long unnamed;
-            try (Stream<Path> fds = Files.list(Path.of("/proc/" + cpx.pid() + "/fd"))) {
-                unnamed = fds.filter(fd -> {
-                    try {
-                        String target = Files.readSymbolicLink(fd).toString();
-                        return target.startsWith(prefix) && target.endsWith(" (deleted)");
-                    } catch (IOException e) {
-                        return false;
-                    }
-                }).count();
-            }
-            if (unnamed >= count) {
-                return;
-            }
-            if (!cpx.isAlive() || System.nanoTime() > deadline) {
-                fail("cpx never held " + count + " unnamed files in " + dir + " (" + unnamed + ")");
-            }
-            Thread.sleep(10);
-        }
+        awaitDescriptors(cpx, count, "held " + count + " unnamed files in " + dir, target -> {
+            String t = target.toString();
+            return t.startsWith(prefix) && t.endsWith(" (deleted)");
+        });
     }
 
     /**
@@ -377,21 +364,28 @@ class SymlinkSwapTest {
 
     /** Waits until cpx has {@code file} open. */
     private static void awaitOpen(Process cpx, Path file) throws Exception {
+        awaitDescriptors(cpx, 1, "opened " + file, file::equals);
+    }
+
+    /** Waits until {@code count} of cpx's open descriptors lead to a {@code target} it accepts; else fails, saying it never {@code did}. */
+    private static void awaitDescriptors(Process cpx, int count, String did, Predicate<Path> target) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (true) {
+            long found;
             try (Stream<Path> fds = Files.list(Path.of("/proc/" + cpx.pid() + "/fd"))) {
-                if (fds.anyMatch(fd -> {
+                found = fds.filter(fd -> {
                     try {
-                        return Files.readSymbolicLink(fd).equals(file);
+                        return target.test(Files.readSymbolicLink(fd));
                     } catch (IOException e) {
                         return false;
                     }
-                })) {
-                    return;
-                }
+                }).count();
+            }
+            if (found >= count) {
+                return;
             }
             if (!cpx.isAlive() || System.nanoTime() > deadline) {
-                fail("cpx never opened " + file);
+                fail("cpx never " + did + " (" + found + ")");
             }
             Thread.sleep(10);
         }

@@ -572,16 +572,13 @@ public final class FileCopier {
             FileStatus made = destinations.recordsMade(e) ? complete.status() : null;
             try {
                 complete.publish(at);
-            } catch (NewFile.ClosedAfterNaming x) {
-                context.outcomes().failed(EntryKind.FILE, e.source(), e.target(), closeFailure(e, x).failure());
-                destinations.unBackup(e, backup);
-                named.accept(null);
-                return;
             } catch (IOException x) {
-                // publish gave the file up (an unnamed one vanishes, a temporary name is removed); the
-                // destination's backup goes back, as after any other failure (GNU's un-backup).
-                context.outcomes().failed(EntryKind.FILE, e.source(), e.target(),
-                        Diagnostic.of("cannot create regular file {0}", e.target(), Diagnostic.reasonOf(x)));
+                // publish gave the file up (an unnamed one vanishes, a temporary name is removed; one
+                // whose close failed after its naming lost that name again); the destination's backup
+                // goes back, as after any other failure (GNU's un-backup).
+                context.outcomes().failed(EntryKind.FILE, e.source(), e.target(), x instanceof NewFile.ClosedAfterNaming
+                        ? closeFailure(e, x).failure()
+                        : Diagnostic.of("cannot create regular file {0}", e.target(), Diagnostic.reasonOf(x)));
                 destinations.unBackup(e, backup);
                 named.accept(null);
                 return;

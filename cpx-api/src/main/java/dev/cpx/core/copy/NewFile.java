@@ -115,7 +115,8 @@ final class NewFile {
         try {
             channel.close();
         } catch (IOException x) {
-            if (!atFinalName && temp == null) {
+            if (!isNamed()) {
+                // Unnamed until now (a named file was closed by finishWriting, so its close here does nothing).
                 try {
                     effects.remove(target);
                 } catch (IOException ignored) {
