@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -215,9 +216,7 @@ class SymlinkSwapTest {
                 + " && chown -R " + user() + " incoming");
         fifoFirst(work.resolve("src"));
         List<String> files = List.of("b", "c", "d", "e");
-        for (String f : files) {
-            fileAfter(work.resolve("src/a"), work.resolve("src").resolve(f), "ours " + f + "\n");
-        }
+        filesAfter(work.resolve("src/a"), files, f -> "ours " + f + "\n");
         List<String> args = new ArrayList<>(List.of("-r", "--copy-contents", "-j", "2", "src", "incoming/"));
         if (backup) {
             args.add(0, "-b");
@@ -237,22 +236,33 @@ class SymlinkSwapTest {
     }
 
     /**
-     * Writes the regular file {@code file} with an inode after the FIFO {@code fifo}'s, so that cpx
-     * takes it after the FIFO (a new file is made beside the old one until the order holds).
+     * Writes the regular files {@code names} beside the FIFO {@code fifo}, each with an inode after the
+     * FIFO's, so that cpx takes them after it. The file system fills its free inode numbers lowest
+     * first: empty placeholder files take the numbers below the FIFO's (a busy /tmp can have
+     * thousands) until one lands above it, which then becomes the file; the placeholders are removed
+     * only when every file is written, so that no file falls into a number freed meanwhile.
      */
-    private static void fileAfter(Path fifo, Path file, String content) throws Exception {
+    private static void filesAfter(Path fifo, List<String> names, Function<String, String> content)
+            throws Exception {
+        long after = inode(fifo);
         List<Path> spare = new ArrayList<>();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         try {
-            for (int attempt = 0; attempt < 200; attempt++) {
-                Files.writeString(file, content);
-                if (inode(file) > inode(fifo)) {
-                    return;
+            for (String name : names) {
+                while (true) {
+                    Path candidate = fifo.resolveSibling(name + ".spare" + spare.size());
+                    Files.createFile(candidate);
+                    if (inode(candidate) > after) {
+                        Files.move(candidate, fifo.resolveSibling(name));
+                        Files.writeString(fifo.resolveSibling(name), content.apply(name));
+                        break;
+                    }
+                    spare.add(candidate);
+                    if (System.nanoTime() > deadline) {
+                        fail("could not give " + name + " an inode after the FIFO's (" + spare.size() + " numbers below it)");
+                    }
                 }
-                Path old = file.resolveSibling(file.getFileName() + ".old" + attempt);
-                Files.move(file, old);
-                spare.add(old);
             }
-            fail("could not give " + file + " an inode after the FIFO's");
         } finally {
             for (Path p : spare) {
                 Files.deleteIfExists(p);
