@@ -2,35 +2,52 @@ package dev.cpx.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cpx.testing.Trees;
 import dev.cpx.testing.Trees.Detail;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Copies onto a FUSE file system ({@link FuseFileSystem}) that, as NFS, CIFS and many FUSE file
- * systems, cannot rename without replacing: each engine against GNU cp 9.1 run beside it, the same
- * tree, exit status and messages. A new tree is staged under a hidden name and renamed into place
- * when whole; there the rename looks whether the name is taken and renames, as gnulib's does for GNU.
+ * Copies onto a FUSE file system ({@link FuseFileSystem}) whose close of a file may report a write
+ * error, as NFS, CIFS and FUSE file systems do: each engine against GNU cp 9.1 run beside it, the same
+ * tree, exit status and messages. Run on each kind of file system the tests mount (the subclasses):
+ * one that, as NFS, CIFS and many FUSE file systems, cannot rename without replacing nor make unnamed
+ * files (a new tree is staged under a hidden name and renamed into place when whole, the rename
+ * looking whether the name is taken, as gnulib's does for GNU; a file in a directory that existed is
+ * written under a temporary name), and one that can do both as a local file system does (a file in a
+ * directory that existed is written unnamed and named in its turn, so its close comes after its
+ * naming).
  */
-class FuseDestinationTest {
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class FuseDestinationTest {
 
-    @TempDir
-    static Path dir;
+    private Path dir;
+    private FuseFileSystem fuse;
+    private Path src;
 
-    private static FuseFileSystem fuse;
-    private static Path src;
+    /** Mounts the file system under test in {@code dir}. */
+    abstract FuseFileSystem mount(Path dir) throws Exception;
+
+    /**
+     * Checks that {@code wanted} were written unnamed and then named, where the file system makes
+     * unnamed files ({@code named}: what it named during the copy); otherwise nothing.
+     */
+    abstract void assertWrittenUnnamed(List<String> named, List<String> wanted);
 
     @BeforeAll
-    static void mount() throws Exception {
-        fuse = FuseFileSystem.mount(dir);
+    void mountAndMakeTheSource(@TempDir Path dir) throws Exception {
+        this.dir = dir;
+        fuse = mount(dir);
         // Names a FUSE file system in Python can carry (UTF-8): directories, files, links.
         src = Files.createDirectories(dir.resolve("src"));
         Files.createDirectories(src.resolve("a/b/c"));
@@ -42,43 +59,53 @@ class FuseDestinationTest {
         Files.createSymbolicLink(src.resolve("link"), Path.of("a/small"));
         Files.createSymbolicLink(src.resolve("a/dangling"), Path.of("nowhere"));
         Files.createLink(src.resolve("a/b/hard"), src.resolve("a/small"));
+        Path closing = dir.resolve("closing");
+        Files.createDirectories(closing.resolve("d"));
+        Files.writeString(closing.resolve("d/close-fails.txt"), "hello\n");
+        Files.writeString(closing.resolve("d/fine.txt"), "ok\n");
+        Files.writeString(closing.resolve("top"), "top\n");
     }
 
     @AfterAll
-    static void unmount() throws Exception {
+    void unmount() throws Exception {
         if (fuse != null) {
             fuse.close();
         }
     }
 
     /**
-     * A file whose close reports a write error (as NFS reports a quota or a full server there): GNU's
-     * message and exit status; GNU leaves the file, cpx removes it (never a file that may be
-     * incomplete under its name), the rest of the tree the same.
+     * A file whose close reports a write error (as NFS reports a quota or a full server there), in a
+     * new tree and in directories that existed: GNU's message and exit status; GNU leaves the file,
+     * cpx removes it (never a file that may be incomplete under its name), the rest of the tree the same.
      */
-    @ParameterizedTest(name = "[{0}] engine={1}")
-    @CsvSource({"-r, native", "-r, nio", "-a, native", "-a, nio"})
-    void aWriteErrorReportedAtCloseFailsTheFileAsGnuCpSays(String option, String engine) throws Exception {
+    @ParameterizedTest(name = "[{0} {1}] engine={2}")
+    @CsvSource({"-r, new, native", "-r, new, nio", "-a, new, native", "-a, new, nio",
+        "-r, existing, native", "-r, existing, nio", "-a, existing, native", "-a, existing, nio"})
+    void aWriteErrorReportedAtCloseFailsTheFileAsGnuCpSays(String option, String into, String engine) throws Exception {
         Path root = fuse.root();
-        Path tree = dir.resolve("closing");
-        if (!Files.exists(tree)) {
-            Files.createDirectories(tree.resolve("d"));
-            Files.writeString(tree.resolve("d/close-fails.txt"), "hello\n");
-            Files.writeString(tree.resolve("d/fine.txt"), "ok\n");
-            Files.writeString(tree.resolve("top"), "top\n");
+        String name = "closing" + option.substring(1) + "-" + into + "-" + engine;
+        // Into directories that exist, the copy goes into closing/ there, as GNU's does.
+        String made = into.equals("existing") ? "closing/" : "";
+        if (!made.isEmpty()) {
+            Files.createDirectories(root.resolve("gnu-" + name).resolve("closing/d"));
+            Files.createDirectories(root.resolve("cpx-" + name).resolve("closing/d"));
         }
-        String name = "closing" + option.substring(1) + "-" + engine;
-        Cli.Result gnu = Cli.gnu(root, option, tree.toString(), "gnu-" + name);
-        Cli.Result cpx = Cli.cpx(root, "--engine=" + engine, option, tree.toString(), "cpx-" + name);
+        Cli.Result gnu = Cli.gnu(root, option, dir.resolve("closing").toString(), "gnu-" + name);
+        int before = fuse.namedUnnamed().size();
+        Cli.Result cpx = Cli.cpx(root, "--engine=" + engine, option, dir.resolve("closing").toString(), "cpx-" + name);
+        List<String> named = fuse.namedUnnamed().subList(before, fuse.namedUnnamed().size());
         assertEquals(1, gnu.exit(), gnu::toString);
         assertEquals(gnu.exit(), cpx.exit(), () -> "GNU cp: " + gnu + "\ncpx: " + cpx);
         assertEquals(gnu.err().replace(Cli.GNU_CP + ": ", "cpx: ").replace("gnu-", "cpx-"), cpx.err(), () -> cpx.toString());
-        assertFalse(Files.exists(root.resolve("cpx-" + name).resolve("d/close-fails.txt")), "the file that failed is removed");
-        Files.delete(root.resolve("gnu-" + name).resolve("d/close-fails.txt"));
+        if (!made.isEmpty()) {
+            assertWrittenUnnamed(named, List.of("close-fails.txt", "fine.txt"));
+        }
+        assertFalse(Files.exists(root.resolve("cpx-" + name).resolve(made + "d/close-fails.txt")), "the file that failed is removed");
+        Files.delete(root.resolve("gnu-" + name).resolve(made + "d/close-fails.txt"));
         Trees.assertSameTree(root.resolve("gnu-" + name), root.resolve("cpx-" + name), Detail.MODE);
     }
 
-    /** The same for a file operand, into a directory that exists (under a temporary name there) and to a new name. */
+    /** The same for a file operand, into a directory that exists and to a new name in one. */
     @ParameterizedTest(name = "[{0}] engine={1}")
     @CsvSource({"into, native", "into, nio", "to, native", "to, nio"})
     void aFileOperandWhoseCloseFailsAsGnuCpSays(String how, String engine) throws Exception {
@@ -120,6 +147,37 @@ class FuseDestinationTest {
         Trees.assertSameTree(root.resolve("gnu-" + name), root.resolve("cpx-" + name), Detail.MODE);
         try (var left = Files.list(root)) {
             assertEquals(0, left.filter(p -> p.getFileName().toString().startsWith(".")).count(), "nothing staged is left");
+        }
+    }
+
+    /**
+     * A tree copied into a copy of its directories, as GNU cp does (each file made in a directory
+     * that existed), then again over the files that copy made.
+     */
+    @ParameterizedTest(name = "[{0}] engine={1}")
+    @CsvSource({"-r, native", "-r, nio", "-a, native", "-a, nio"})
+    void copiesATreeIntoItsDirectoriesAndOverItAsGnuCpDoes(String option, String engine) throws Exception {
+        Path root = fuse.root();
+        String name = "dirs" + option.substring(1) + "-" + engine;
+        try (var dirs = Files.walk(src)) {
+            for (Path d : dirs.filter(p -> Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)).toList()) {
+                Files.createDirectories(root.resolve("gnu-" + name).resolve("src").resolve(src.relativize(d).toString()));
+                Files.createDirectories(root.resolve("cpx-" + name).resolve("src").resolve(src.relativize(d).toString()));
+            }
+        }
+        for (int round = 0; round < 2; round++) {
+            Cli.Result gnu = Cli.gnu(root, option, src.toString(), "gnu-" + name);
+            int before = fuse.namedUnnamed().size();
+            Cli.Result cpx = Cli.cpx(root, "--engine=" + engine, option, src.toString(), "cpx-" + name);
+            List<String> named = fuse.namedUnnamed().subList(before, fuse.namedUnnamed().size());
+            assertEquals(gnu.exit(), cpx.exit(), () -> "GNU cp: " + gnu + "\ncpx: " + cpx);
+            assertEquals(gnu.err().replace(Cli.GNU_CP + ": ", "cpx: "), cpx.err(), () -> cpx.toString());
+            Trees.assertSameTree(root.resolve("gnu-" + name), root.resolve("cpx-" + name), Detail.MODE);
+            if (round == 0) {
+                // With -a, a/small and a/b/hard are one file: the name met first is written, the other linked to it.
+                List<String> wanted = List.of("empty", "large", "ünï", named.contains("hard") ? "hard" : "small");
+                assertWrittenUnnamed(named, wanted);
+            }
         }
     }
 }
