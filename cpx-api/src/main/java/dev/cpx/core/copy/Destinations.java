@@ -132,6 +132,22 @@ public final class Destinations {
     }
 
     /**
+     * Whether GNU's checks of {@code e}'s destination refuse it (a non-directory in the way of a
+     * directory, the same file), reported as {@link #prepare} reports it; false, with nothing done or
+     * told, for any other decision. For an entry refused anyway, whose checks GNU cp makes first.
+     */
+    boolean refused(Entry e) {
+        CopyOptions options = this.options;
+        boolean follows = DestinationCheck.followsLinks(options, e.operand());
+        if (DestinationCheck.decide(e, options, !follows, new PathProbe(e, null)) instanceof DestinationCheck.Fail f
+                && !f.whileMaking()) {
+            context.outcomes().failed(e.kind(), e.source(), e.target(), f.why());
+            return true;
+        }
+        return false;
+    }
+
+    /**
      * {@code -u}: whether {@code e}'s destination is kept, not being older than the source, reported as
      * {@link #prepare} reports it; false, with nothing done or told, for any other decision (made again
      * once the source is open). Not with {@code -i}, whose question the rules may come to; the rules

@@ -49,6 +49,18 @@ public final class Directories {
     }
 
     /**
+     * Refuses to copy {@code e}, a directory met again through a symbolic link that {@code -L} follows
+     * (it would copy forever): as GNU cp, its destination's checks first (a non-directory there is
+     * said as such), then "cannot copy cyclic symbolic link". Nothing is made.
+     */
+    public void refuseCycle(Entry e) {
+        if (e.placement().absent() || !destinations.refused(e)) {
+            context.outcomes().failed(EntryKind.DIRECTORY, e.source(), e.target(),
+                    Diagnostic.of("cannot copy cyclic symbolic link {0}", e.source()));
+        }
+    }
+
+    /**
      * Creates {@code e}'s destination directory; {@code markAsCopy} marks it as the copy of the
      * operand for {@code --resume} (see {@link ResumeMarker}): it is then made under its temporary
      * name, marked, and renamed, so it never exists under its name without the mark.

@@ -7,8 +7,6 @@ import dev.cpx.api.Attribute;
 import dev.cpx.api.CopyMode;
 import dev.cpx.api.Dereference;
 import dev.cpx.api.OverwritePolicy;
-import dev.cpx.api.Diagnostic;
-import dev.cpx.api.EntryKind;
 import dev.cpx.core.copy.Directories;
 import dev.cpx.core.copy.InsertionOrder;
 import dev.cpx.core.copy.SequencedInsertions;
@@ -294,8 +292,7 @@ final class Dispatch {
         if (parent instanceof DirectoryTask dir && context.options().effectiveDereference() == Dereference.ALWAYS
                 && dir.isWithin(e.stat())) {
             // With -L, a link to a directory being copied would copy forever; GNU cp refuses it before making anything.
-            context.outcomes().failed(EntryKind.DIRECTORY, e.source(), e.target(),
-                    Diagnostic.of("cannot copy cyclic symbolic link {0}", e.source()));
+            directories.refuseCycle(e);
             return;
         }
         Directories.State state = directories.create(e, mark);
