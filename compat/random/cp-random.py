@@ -288,13 +288,20 @@ def case(seed, cpx, work, copies=False):
 
 def misplaced_backups(gnu, cpx, gnu_scene):
     """Whether the only difference is GNU 9.1's bug with simple backups into another directory: the
-    backups cpx makes beside the copies (NAME~ in D) are in GNU's working directory instead."""
-    if any(gnu[k] != cpx[k] for k in gnu if k != "tree"):
+    backups cpx makes beside the copies (NAME~ in D, or D/s0/NAME~) are in GNU's working directory
+    instead (NAME~, or s0/NAME~ there: inside the source s0, which GNU then changed)."""
+    if any(gnu[k] != cpx[k] for k in gnu if k not in ("tree", "sources unchanged")):
         return False
     g, c = set(gnu["tree"]), set(cpx["tree"])
     only_cpx = c - g
-    return (not g - c and only_cpx and all(e[0].endswith("~") for e in only_cpx)
-            and all(os.path.lexists(os.path.join(gnu_scene, os.path.basename(e[0]))) for e in only_cpx))
+    if g - c or not only_cpx or not all(e[0].endswith("~") for e in only_cpx):
+        return False
+    misplaced = [os.path.join(gnu_scene, e[0]) for e in only_cpx]
+    if not all(os.path.lexists(p) or os.path.lexists(os.path.join(gnu_scene, os.path.basename(p))) for p in misplaced):
+        return False
+    # GNU's sources changed only where a misplaced backup went into one.
+    return gnu["sources unchanged"] == cpx["sources unchanged"] or (
+        cpx["sources unchanged"] and any(os.path.lexists(p) and os.sep in os.path.relpath(p, gnu_scene) for p in misplaced))
 
 
 def main():
