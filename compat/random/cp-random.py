@@ -286,7 +286,20 @@ def case(seed, cpx, work, copies=False):
     return args + (["(unprivileged)"] if user else []), destination, results[0], results[1]
 
 
-def misplaced_backups(gnu, cpx, gnu_scene):
+def backup_suffix(args):
+    """The backup suffix the options give (-S X, -SX, --suffix=X or an abbreviation, --suffix X), else "~"."""
+    suffix = "~"
+    for i, a in enumerate(args):
+        if a == "-S" and i + 1 < len(args):
+            suffix = args[i + 1]
+        elif a.startswith("-S") and not a.startswith("--"):
+            suffix = a[2:]
+        elif a.startswith("--su") and "--suffix".startswith(a.split("=", 1)[0]):
+            suffix = a.split("=", 1)[1] if "=" in a else (args[i + 1] if i + 1 < len(args) else suffix)
+    return suffix
+
+
+def misplaced_backups(gnu, cpx, gnu_scene, suffix="~"):
     """Whether the only difference is GNU 9.1's bug with simple backups into another directory: the
     backups cpx makes beside the copies (NAME~ in D, or D/s0/NAME~) are in GNU's working directory
     instead (NAME~, or s0/NAME~ there: inside the source s0, which GNU then changed)."""
@@ -294,7 +307,7 @@ def misplaced_backups(gnu, cpx, gnu_scene):
         return False
     g, c = set(gnu["tree"]), set(cpx["tree"])
     only_cpx = c - g
-    if g - c or not only_cpx or not all(e[0].endswith("~") for e in only_cpx):
+    if g - c or not only_cpx or not all(e[0].endswith("~") or e[0].endswith(suffix) for e in only_cpx):
         return False
     misplaced = [os.path.join(gnu_scene, e[0]) for e in only_cpx]
     if not all(os.path.lexists(p) or os.path.lexists(os.path.join(gnu_scene, os.path.basename(p))) for p in misplaced):
@@ -322,7 +335,7 @@ def main():
     known = 0
     for seed in range(a.first, a.first + a.count):
         args, destination, gnu, cpx = case(seed, os.path.abspath(a.cpx), a.work, a.copies)
-        if gnu != cpx and misplaced_backups(gnu, cpx, os.path.join(a.work, str(seed), "gnu")):
+        if gnu != cpx and misplaced_backups(gnu, cpx, os.path.join(a.work, str(seed), "gnu"), backup_suffix(args)):
             known += 1
             print(f"seed {seed}: cp {' '.join(args)}: GNU 9.1 put the simple backups in the working directory"
                   " (a 9.1 bug; cpx puts them beside the copies, README)")
