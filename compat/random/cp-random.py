@@ -317,6 +317,29 @@ def misplaced_backups(gnu, cpx, gnu_scene, suffix="~"):
         cpx["sources unchanged"] and any(os.path.lexists(p) and os.sep in os.path.relpath(p, gnu_scene) for p in misplaced))
 
 
+def parents_with_absolute_source(gnu, cpx, args):
+    """Whether the only difference is GNU 9.1's bug with --parents, an absolute source and modes kept
+    (-p, -a, --preserve=mode or all): GNU fails on the first directory of the source's path
+    ("'tmp/...': No such file or directory", exit 1) and leaves the parents it made at 0700 (1700),
+    where cpx copies and gives them their source's modes (docs/gnu-compatibility.md)."""
+    if not any(a.startswith("--par") and "--parents".startswith(a) for a in args):
+        return False
+    if not any(a.startswith("/") for a in args) or gnu["exit"] != 1 or cpx["exit"] not in (0, 1):
+        return False
+    if any(gnu[k] != cpx[k] for k in gnu if k not in ("exit", "stderr", "tree")):
+        return False
+    g, c = gnu["stderr"].strip("\n").split("\n"), [l for l in cpx["stderr"].strip("\n").split("\n") if l]
+    extra = [l for l in g if l not in c]
+    if sorted(l for l in g if l in c) != sorted(c) or len(extra) != 1 or not extra[0].endswith("': No such file or directory"):
+        return False
+    if cpx["exit"] != (1 if c else 0):
+        return False
+    gt, ct = set(gnu["tree"]), set(cpx["tree"])
+    # The same entries; where they differ, directories whose mode GNU left at 0700 or 1700.
+    return ({e[0] for e in gt} == {e[0] for e in ct}
+            and all(e[1] == "0o40000" and e[2] in ("0o700", "0o1700") for e in gt - ct))
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--cpx", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "cpx"))
@@ -339,6 +362,10 @@ def main():
             known += 1
             print(f"seed {seed}: cp {' '.join(args)}: GNU 9.1 put the simple backups in the working directory"
                   " (a 9.1 bug; cpx puts them beside the copies, README)")
+        elif gnu != cpx and parents_with_absolute_source(gnu, cpx, args):
+            known += 1
+            print(f"seed {seed}: cp {' '.join(args)}: GNU 9.1 failed on --parents with an absolute source"
+                  " and modes kept (a 9.1 bug, docs/gnu-compatibility.md)")
         elif gnu != cpx:
             mismatches += 1
             print(f"seed {seed}: cp {' '.join(args)}  (destination: {destination})")
