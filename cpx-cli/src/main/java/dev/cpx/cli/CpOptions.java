@@ -153,8 +153,14 @@ public final class CpOptions implements Specs.Target {
             case "--reflink" -> reflink = Getopt.DEFAULT_VALUE.equals(text) ? ReflinkMode.ALWAYS
                     : REFLINK.match(spec.commandLine(), text);
             case "--copy-contents" -> copyContents = true;
-            case "--backup" -> backupControl = text;
-            case "-b" -> backupControl = Getopt.DEFAULT_VALUE;
+            // Without a value (-b, --backup) backups are made with the control given before, if any: GNU
+            // keeps the last value given (cp --backup=numbered -b makes numbered backups).
+            case "--backup" -> backupControl = Getopt.DEFAULT_VALUE.equals(text) && backupControl != null ? backupControl : text;
+            case "-b" -> {
+                if (backupControl == null) {
+                    backupControl = Getopt.DEFAULT_VALUE;
+                }
+            }
             case "--suffix" -> {
                 suffix = text;
                 if (backupControl == null) {

@@ -94,6 +94,18 @@ class OptionValuesTest {
             }
             rows.add(row);
         }
+        // A later -b or --backup without a value keeps the control given before (GNU keeps the last
+        // value: --backup=numbered -b makes numbered backups, --backup=bogus -b is refused).
+        for (String[] args : List.of(
+                new String[] {"--backup=numbered", "-b"}, new String[] {"--backup=numbered", "--backup"},
+                new String[] {"-b", "--backup=numbered"}, new String[] {"--backup=t", "-b", "--suffix=.s"},
+                new String[] {"--backup=bogus", "-b"}, new String[] {"--backup=bogus", "--backup"},
+                new String[] {"--backup=bogus", "--backup=simple"}, new String[] {"--backup=off", "-b"},
+                new String[] {"-b", "--backup=none", "-b"})) {
+            List<String> command = new ArrayList<>(List.of(args));
+            command.addAll(List.of("a", "b"));
+            rows.add(Row.of("option-values", setup, command).rule("getopt_long: the last backup control given"));
+        }
         return rows;
     }
 
