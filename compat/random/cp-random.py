@@ -322,7 +322,7 @@ def parents_with_absolute_source(gnu, cpx, args):
     (-p, -a, --preserve=mode or all): GNU fails on the first directory of the source's path
     ("'tmp/...': No such file or directory", exit 1) and leaves the parents it made at 0700 (1700),
     where cpx copies and gives them their source's modes (docs/gnu-compatibility.md)."""
-    if not any(a.startswith("--par") and "--parents".startswith(a) for a in args):
+    if not any(len(a) >= 4 and ("--parents".startswith(a) or "--path".startswith(a)) for a in args):
         return False
     if not any(a.startswith("/") for a in args) or gnu["exit"] != 1 or cpx["exit"] not in (0, 1):
         return False
