@@ -21,6 +21,10 @@ import java.util.Set;
  * @param backup backup of replaced destinations
  * @param backupSuffix suffix of simple backups
  * @param mode what to make for non-directories (copy, hard link, symbolic link, attributes only)
+ * @param attributesOnly {@code --attributes-only}: no file data is copied. True with the mode
+ *     {@link CopyMode#ATTRIBUTES_ONLY}; given with {@code -l} or {@code -s} (a link is made, so it changes
+ *     what is made in no other way), an existing destination is left for the link to fail on rather than
+ *     removed first, as GNU cp leaves it when no data is to be copied
  * @param target how the destination operand is read ({@code -t}, {@code -T})
  * @param parents {@code --parents}: append the source's path to the target directory
  * @param oneFileSystem {@code -x}: do not descend into other file systems
@@ -57,6 +61,7 @@ public record CopyOptions(
         BackupMode backup,
         String backupSuffix,
         CopyMode mode,
+        boolean attributesOnly,
         TargetMode target,
         boolean parents,
         boolean oneFileSystem,
@@ -88,6 +93,7 @@ public record CopyOptions(
         Objects.requireNonNull(backup, "backup");
         Objects.requireNonNull(backupSuffix, "backupSuffix");
         Objects.requireNonNull(mode, "mode");
+        attributesOnly |= mode == CopyMode.ATTRIBUTES_ONLY;
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(sparse, "sparse");
         Objects.requireNonNull(reflink, "reflink");
@@ -143,6 +149,7 @@ public record CopyOptions(
         b.backup = backup;
         b.backupSuffix = backupSuffix;
         b.mode = mode;
+        b.attributesOnly = attributesOnly;
         b.target = target;
         b.parents = parents;
         b.oneFileSystem = oneFileSystem;
@@ -200,6 +207,7 @@ public record CopyOptions(
         private BackupMode backup = BackupMode.NONE;
         private String backupSuffix = "~";
         private CopyMode mode = CopyMode.DATA;
+        private boolean attributesOnly;
         private TargetMode target = TargetMode.AUTO;
         private boolean parents;
         private boolean oneFileSystem;
@@ -235,6 +243,8 @@ public record CopyOptions(
         public Builder backup(BackupMode v) { backup = v; return this; }
         public Builder backupSuffix(String v) { backupSuffix = v; return this; }
         public Builder mode(CopyMode v) { mode = v; return this; }
+        /** {@code --attributes-only} beside {@code -l} or {@code -s} (see {@link CopyOptions#attributesOnly()}). */
+        public Builder attributesOnly(boolean v) { attributesOnly = v; return this; }
         public Builder target(TargetMode v) { target = v; return this; }
         public Builder parents(boolean v) { parents = v; return this; }
         public Builder oneFileSystem(boolean v) { oneFileSystem = v; return this; }
@@ -258,7 +268,7 @@ public record CopyOptions(
 
         public CopyOptions build() {
             return new CopyOptions(recursive, dereference, preserve, overwrite, update, force, removeDestination, backup,
-                    backupSuffix, mode, target, parents, oneFileSystem, sparse, reflink, copyContents, engine, jobs,
+                    backupSuffix, mode, attributesOnly, target, parents, oneFileSystem, sparse, reflink, copyContents, engine, jobs,
                     maxJobs != 0 ? maxJobs : jobsSet ? jobs : Math.max(jobs, defaultMaxJobs()), rangeSize,
                     excludes, resume, verify, dryRun, fsync, defaultModes, writeThroughDanglingSymlinks,
                     xattrFailures);

@@ -263,6 +263,7 @@ public final class CpOptions implements Specs.Target {
                 .backup(backupMode())
                 .backupSuffix(backupSuffix())
                 .mode(copyMode())
+                .attributesOnly(attributesOnly)
                 .removeDestination(removeDestination)
                 .parents(parents)
                 .oneFileSystem(oneFileSystem)

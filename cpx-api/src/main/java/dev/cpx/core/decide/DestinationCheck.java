@@ -223,7 +223,7 @@ public final class DestinationCheck {
                         e.target(), e.source()));
             }
             prepare = Prepare.BACKUP;
-        } else if (!dst.isDirectory() && (o.removeDestination() || (o.mode() != CopyMode.ATTRIBUTES_ONLY
+        } else if (!dst.isDirectory() && (o.removeDestination() || (!o.attributesOnly()
                 && ((o.preserves(dev.cpx.api.Attribute.LINKS) && dst.nlink() > 1) || (noDereference && !src.isRegular()))))) {
             prepare = Prepare.UNLINK;
         }

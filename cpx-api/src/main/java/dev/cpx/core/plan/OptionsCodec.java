@@ -45,6 +45,10 @@ final class OptionsCodec {
             RecordComponent c = components[i];
             types[i] = c.getType();
             String text = from.getProperty(PREFIX + c.getName());
+            if (text == null && c.getType() == boolean.class) {
+                // A plan made before this option existed: it was not given.
+                text = "false";
+            }
             if (text == null) {
                 throw new java.io.IOException("plan has no option " + c.getName());
             }

@@ -92,6 +92,35 @@ class PromptsAndLinksTest {
         return rows;
     }
 
+    /**
+     * Links made over an earlier copy ({@code -l}, {@code -s}, with {@code -a}, {@code --attributes-only},
+     * {@code -f}, {@code --remove-destination}): GNU removes a destination before linking over it when
+     * the source is not a regular file and links are not followed, or the destination has other names
+     * and links are kept — but only when data is to be copied: with {@code --attributes-only} the
+     * destination stays and the link fails on it ("File exists").
+     */
+    static List<Row> linksOverACopy() {
+        List<Row> rows = new ArrayList<>();
+        String setup = "mkdir -p s t/s\necho new > s/f\nln -s f s/l\nmkfifo s/p\n"
+                + "echo old > t/s/f\nln t/s/f t/s/f2\necho 'old l' > t/s/l\nmkfifo t/s/p\n";
+        for (String link : List.of("-l", "-s")) {
+            for (String more : List.of("", " -a", " --attributes-only", " -a --attributes-only", " --attributes-only -a",
+                    " -P --attributes-only", " -a --attributes-only -f", " -a --attributes-only --remove-destination",
+                    " --preserve=links --attributes-only")) {
+                // (-s with a relative source refuses each link outside the working directory: "can make
+                // relative symbolic links only in current directory", after any removal.)
+                rows.add(Row.cp("links-over-a-copy", setup, "-r " + link + more, "s t")
+                        .rule("copy.c: removing the destination before a link, only when data is copied"));
+            }
+        }
+        return rows;
+    }
+
+    @TestFactory
+    Stream<DynamicTest> linksOverAnEarlierCopy() {
+        return Differential.tests(linksOverACopy());
+    }
+
     @TestFactory
     Stream<DynamicTest> interactive() {
         return Differential.tests(prompts());
