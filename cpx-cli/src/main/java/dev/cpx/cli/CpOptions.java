@@ -153,19 +153,17 @@ public final class CpOptions implements Specs.Target {
             case "--reflink" -> reflink = Getopt.DEFAULT_VALUE.equals(text) ? ReflinkMode.ALWAYS
                     : REFLINK.match(spec.commandLine(), text);
             case "--copy-contents" -> copyContents = true;
-            // Without a value (-b, --backup) backups are made with the control given before, if any: GNU
-            // keeps the last value given (cp --backup=numbered -b makes numbered backups).
-            case "--backup" -> backupControl = Getopt.DEFAULT_VALUE.equals(text) && backupControl != null ? backupControl : text;
-            case "-b" -> {
-                if (backupControl == null) {
-                    backupControl = Getopt.DEFAULT_VALUE;
+            case "--backup" -> {
+                if (Getopt.DEFAULT_VALUE.equals(text)) {
+                    backupsWanted();
+                } else {
+                    backupControl = text;
                 }
             }
+            case "-b" -> backupsWanted();
             case "--suffix" -> {
                 suffix = text;
-                if (backupControl == null) {
-                    backupControl = Getopt.DEFAULT_VALUE;
-                }
+                backupsWanted();
             }
             case "--link" -> hardLinks = true;
             case "--symbolic-link" -> symbolicLinks = true;
@@ -231,6 +229,16 @@ public final class CpOptions implements Specs.Target {
             }
         }
         return s;
+    }
+
+    /**
+     * Backups are made, with the control given before if any (else the default): GNU keeps the last
+     * value given, so {@code cp --backup=numbered -b} makes numbered backups.
+     */
+    private void backupsWanted() {
+        if (backupControl == null) {
+            backupControl = Getopt.DEFAULT_VALUE;
+        }
     }
 
     CopyMode copyMode() {

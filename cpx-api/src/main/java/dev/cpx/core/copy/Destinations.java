@@ -137,10 +137,7 @@ public final class Destinations {
      * told, for any other decision. For an entry refused anyway, whose checks GNU cp makes first.
      */
     boolean refused(Entry e) {
-        CopyOptions options = this.options;
-        boolean follows = DestinationCheck.followsLinks(options, e.operand());
-        if (DestinationCheck.decide(e, options, !follows, new PathProbe(e, null)) instanceof DestinationCheck.Fail f
-                && !f.whileMaking()) {
+        if (rules(e, this.options, null) instanceof DestinationCheck.Fail f && !f.whileMaking()) {
             context.outcomes().failed(e.kind(), e.source(), e.target(), f.why());
             return true;
         }
@@ -158,9 +155,7 @@ public final class Destinations {
         if (!options.update() || options.overwrite() == OverwritePolicy.ASK) {
             return false;
         }
-        boolean follows = DestinationCheck.followsLinks(options, e.operand());
-        if (DestinationCheck.decide(e, options, !follows, new PathProbe(e, place)) instanceof DestinationCheck.Keep k
-                && k.reason() == DestinationCheck.KeepReason.UP_TO_DATE) {
+        if (rules(e, options, place) instanceof DestinationCheck.Keep k && k.reason() == DestinationCheck.KeepReason.UP_TO_DATE) {
             notOlder(e);
             return true;
         }
@@ -172,11 +167,16 @@ public final class Destinations {
                 Diagnostic.of("not replacing {0}: not older than the source", e.target()));
     }
 
+    /** GNU's checks of {@code e}'s destination ({@link DestinationCheck}), looked at in {@code place} (null: by path). */
+    private DestinationCheck.Decision rules(Entry e, CopyOptions options, Place place) {
+        boolean follows = DestinationCheck.followsLinks(options, e.operand());
+        return DestinationCheck.decide(e, options, !follows, new PathProbe(e, place));
+    }
+
     private Decision decide(Entry e, Place place) {
         CopyOptions options = this.options;
-        boolean follows = DestinationCheck.followsLinks(options, e.operand());
         EntryKind kind = e.kind();
-        DestinationCheck.Decision d = DestinationCheck.decide(e, options, !follows, new PathProbe(e, place));
+        DestinationCheck.Decision d = rules(e, options, place);
         if (d instanceof DestinationCheck.Fail f) {
             if (f.whileMaking()) {
                 return new Decision(Action.CREATE, null, false, null, null, f.why());
