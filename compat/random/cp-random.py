@@ -306,11 +306,17 @@ def misplaced_backups(gnu, cpx, gnu_scene, suffix="~"):
     if any(gnu[k] != cpx[k] for k in gnu if k not in ("tree", "sources unchanged")):
         return False
     g, c = set(gnu["tree"]), set(cpx["tree"])
-    only_cpx = c - g
-    if g - c or not only_cpx or not all(e[0].endswith("~") or e[0].endswith(suffix) for e in only_cpx):
+    only_cpx, only_gnu = c - g, g - c
+    if not only_cpx or not all(e[0].endswith("~") or e[0].endswith(suffix) for e in only_cpx):
+        return False
+    # Where GNU's misplaced backup is in the listed tree (inside a source), it is one of cpx's backups
+    # moved: the same file, at a path that ends cpx's (D/s0/NAME~ there, s0/NAME~ in GNU's).
+    moved = {e for e in only_gnu for b in only_cpx if e[1:] == b[1:] and b[0].endswith(os.sep + e[0])}
+    if only_gnu - moved:
         return False
     misplaced = [os.path.join(gnu_scene, e[0]) for e in only_cpx]
-    if not all(os.path.lexists(p) or os.path.lexists(os.path.join(gnu_scene, os.path.basename(p))) for p in misplaced):
+    if not all(os.path.lexists(p) or os.path.lexists(os.path.join(gnu_scene, os.path.basename(p)))
+               or any(p.endswith(os.sep + e[0]) for e in moved) for p in misplaced):
         return False
     # GNU's sources changed only where a misplaced backup went into one.
     return gnu["sources unchanged"] == cpx["sources unchanged"] or (
