@@ -47,6 +47,20 @@ def report(title, named, times):
         print(line + f"    {cmd}")
 
 
+def named_commands(commands, program):
+    """NAME=CMD arguments as [name, command] pairs; exits with a message naming program otherwise."""
+    named = [c.split("=", 1) for c in commands]
+    if any(len(n) != 2 for n in named):
+        sys.exit(f"{program}: each command is NAME=CMD")
+    return named
+
+
+def in_turn(named, i):
+    """Round i's order: A B, then B A, so a command's place in the round (what ran just before it)
+    falls on each alike."""
+    return named if i % 2 == 0 else named[::-1]
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--runs", type=int, default=30)
@@ -54,14 +68,11 @@ def main():
     p.add_argument("--prepare", default=None)
     p.add_argument("commands", nargs="+", metavar="NAME=CMD")
     a = p.parse_args()
-    named = [c.split("=", 1) for c in a.commands]
-    if any(len(n) != 2 for n in named):
-        sys.exit("ab.py: each command is NAME=CMD")
+    named = named_commands(a.commands, "ab.py")
     times = {name: [] for name, _ in named}
     cpus = {name: [] for name, _ in named}
     for i in range(a.warmup + a.runs):
-        # A B, then B A: a command's place in the round (what ran just before it) falls on each alike.
-        for name, cmd in (named if i % 2 == 0 else named[::-1]):
+        for name, cmd in in_turn(named, i):
             if a.prepare:
                 subprocess.run(a.prepare, shell=True, check=True)
             t, c = run(cmd)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Whose kernel time is it? Runs commands in turn (A B, A B ...) and reports, for each run, the
+"""Whose kernel time is it? Runs commands in turn and reports, for each run, the
 command's own CPU time (rusage, as `time` and hyperfine report it) beside the whole machine's CPU
 time by category from /proc/stat over the same interval: user, system (kernel work in a process's
 context), softirq and irq (interrupt work), iowait.
@@ -14,6 +14,8 @@ the processes' context whoever runs it.
 
     cpusplit.py [--runs N] [--cold DST] NAME=CMD NAME=CMD...
 
+Commands run in turn as in ab.py (A B, B A, ...).
+
 --cold DST: before every run, move DST aside (DST's parent/.trash/, not deleted: on an ext4 without a
 journal, deleting just before copying slows every copier; see README), sync, drop the page cache
 (root). The moved copies are deleted at the end. Commands run through /bin/sh.
@@ -26,6 +28,8 @@ import statistics
 import subprocess
 import sys
 import time
+
+import ab
 
 CATEGORIES = ("user", "nice", "system", "idle", "iowait", "irq", "softirq")
 
@@ -70,14 +74,12 @@ def main():
     p.add_argument("--cold", metavar="DST")
     p.add_argument("commands", nargs="+", metavar="NAME=CMD")
     a = p.parse_args()
-    named = [c.split("=", 1) for c in a.commands]
-    if any(len(n) != 2 for n in named):
-        sys.exit("cpusplit.py: each command is NAME=CMD")
+    named = ab.named_commands(a.commands, "cpusplit.py")
     rows = {name: [] for name, _ in named}
     print(f"{'':20s}" + "".join(f"{c:>11s}" for c in COLUMNS) + "   (seconds; own_* = the command's rusage, the rest /proc/stat)")
     try:
         for i in range(a.runs):
-            for name, cmd in named:
+            for name, cmd in ab.in_turn(named, i):
                 if a.cold:
                     cold(a.cold)
                 r = run(cmd)

@@ -14,14 +14,18 @@ scene has its own inode numbers, hence its own order).
 Counted apart, as cp-random.py does: GNU 9.1's simple backups put beside the source rather than in
 D (a 9.1 bug; docs/gnu-compatibility.md), and what follows from it (its "cannot un-backup").
 
-    compat/random/cp-pairs.py [--cpx ./cpx] [--work /tmp/cp-pairs] [--keep]
+    compat/random/cp-pairs.py [--cpx ./cpx] [--work /tmp/cp-pairs] [--keep] [--user NAME]
 
-Run as root; 1,056 pairs take about twenty minutes.
+Run as root; 1,056 pairs take about twenty minutes. --user runs both programs as that unprivileged
+user (setpriv, its own groups cleared) in scenes it owns, as a user copying their own files
+(cpx-cli's tests make the user cpxtest): owners then cannot be kept, and what GNU does about it
+(silence for -p and -a, a failure for --preserve=all) is compared too.
 """
 import argparse
 import hashlib
 import itertools
 import os
+import pwd
 import shutil
 import stat
 import subprocess
@@ -74,11 +78,15 @@ def snapshot(root):
     return out
 
 
-def run(program_dir, root, args):
+def run(program_dir, root, args, user=None):
     env = dict(os.environ, LC_ALL="C", PATH=program_dir + ":" + os.environ["PATH"])
     for name in ("VERSION_CONTROL", "SIMPLE_BACKUP_SUFFIX", "POSIXLY_CORRECT"):
         env.pop(name, None)
-    p = subprocess.run(["cp"] + args, cwd=root, input="y\n" * 20, capture_output=True, text=True, env=env, timeout=120)
+    command = ["cp"] + args
+    if user:
+        command = ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups"] + command
+        env["HOME"] = os.path.join(os.path.dirname(os.path.dirname(root)), "home")
+    p = subprocess.run(command, cwd=root, input="y\n" * 20, capture_output=True, text=True, env=env, timeout=120)
     return (p.returncode, sorted(p.stdout.splitlines()), sorted(p.stderr.replace("? ", "?\n").splitlines()),
             snapshot(os.path.join(root, "D")), snapshot(os.path.join(root, "s")))
 
@@ -102,13 +110,18 @@ def main():
     p.add_argument("--cpx", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "cpx"))
     p.add_argument("--work", default="/tmp/cp-pairs")
     p.add_argument("--keep", action="store_true", help="keep the scenes of differences")
+    p.add_argument("--user", help="run both programs as this unprivileged user, in scenes it owns")
     a = p.parse_args()
+    user = pwd.getpwnam(a.user) if a.user else None
     shutil.rmtree(a.work, ignore_errors=True)
     programs = {"gnu": os.path.join(a.work, "bin-gnu"), "cpx": os.path.join(a.work, "bin-cpx")}
     os.makedirs(programs["gnu"])
     os.makedirs(programs["cpx"])
     os.symlink("/usr/bin/cp", os.path.join(programs["gnu"], "cp"))
     os.symlink(os.path.abspath(a.cpx), os.path.join(programs["cpx"], "cp"))
+    if user:
+        os.makedirs(os.path.join(a.work, "home"))
+        os.chown(os.path.join(a.work, "home"), user.pw_uid, user.pw_gid)
     # The checkout's launcher builds on its first run after a change, and says so: not in a case.
     subprocess.run([os.path.abspath(a.cpx), "--version"], capture_output=True, check=True)
     differ = known = n = 0
@@ -119,7 +132,9 @@ def main():
             root = os.path.join(a.work, str(n), label)
             os.makedirs(root)
             scene(root)
-            results[label] = run(programs[label], root, args)
+            if user:
+                subprocess.run(["chown", "-R", "-h", f"{user.pw_uid}:{user.pw_gid}", root], check=True)
+            results[label] = run(programs[label], root, args, user)
         gnu, cpx = results["gnu"], results["cpx"]
         if gnu != cpx and misplaced_backups(gnu, cpx):
             known += 1
