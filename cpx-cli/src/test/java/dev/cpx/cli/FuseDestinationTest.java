@@ -9,6 +9,7 @@ import dev.cpx.testing.Trees.Detail;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -73,6 +74,44 @@ abstract class FuseDestinationTest {
         }
     }
 
+    /** One command run by GNU cp and by cpx, and the unnamed files the file system named during cpx's. */
+    private record Twin(Cli.Result gnu, Cli.Result cpx, List<String> named) {
+        /** The same exit status and messages, each naming its own destination (gnu-..., cpx-...). */
+        void assertSameOutcome() {
+            assertEquals(gnu.exit(), cpx.exit(), () -> "GNU cp: " + gnu + "\ncpx: " + cpx);
+            assertEquals(gnu.err().replace(Cli.GNU_CP + ": ", "cpx: ").replace("gnu-", "cpx-"), cpx.err(), cpx::toString);
+        }
+    }
+
+    /**
+     * GNU cp and then cpx with {@code engine}, in the mount's root, on {@code sources} (absolute) to
+     * gnu-{@code target} and cpx-{@code target}.
+     */
+    private Twin both(String engine, List<String> options, List<Path> sources, String target) throws Exception {
+        Path root = fuse.root();
+        List<String> gnu = new ArrayList<>(options);
+        List<String> cpx = new ArrayList<>(List.of("--engine=" + engine));
+        cpx.addAll(options);
+        for (Path source : sources) {
+            gnu.add(source.toString());
+            cpx.add(source.toString());
+        }
+        gnu.add("gnu-" + target);
+        cpx.add("cpx-" + target);
+        Cli.Result gnuResult = Cli.gnu(root, gnu.toArray(String[]::new));
+        int before = fuse.namedUnnamed().size();
+        Cli.Result cpxResult = Cli.cpx(root, cpx.toArray(String[]::new));
+        List<String> named = fuse.namedUnnamed();
+        return new Twin(gnuResult, cpxResult, List.copyOf(named.subList(before, named.size())));
+    }
+
+    /** The directory {@code relative} made in both destinations, gnu-{@code target} and cpx-{@code target}. */
+    private void makeInBoth(String target, Path relative) throws Exception {
+        for (String side : List.of("gnu-", "cpx-")) {
+            Files.createDirectories(fuse.root().resolve(side + target).resolve(relative));
+        }
+    }
+
     /**
      * A file whose close reports a write error (as NFS reports a quota or a full server there), in a
      * new tree and in directories that existed: GNU's message and exit status; GNU leaves the file,
@@ -87,18 +126,13 @@ abstract class FuseDestinationTest {
         // Into directories that exist, the copy goes into closing/ there, as GNU's does.
         String made = into.equals("existing") ? "closing/" : "";
         if (!made.isEmpty()) {
-            Files.createDirectories(root.resolve("gnu-" + name).resolve("closing/d"));
-            Files.createDirectories(root.resolve("cpx-" + name).resolve("closing/d"));
+            makeInBoth(name, Path.of("closing", "d"));
         }
-        Cli.Result gnu = Cli.gnu(root, option, dir.resolve("closing").toString(), "gnu-" + name);
-        int before = fuse.namedUnnamed().size();
-        Cli.Result cpx = Cli.cpx(root, "--engine=" + engine, option, dir.resolve("closing").toString(), "cpx-" + name);
-        List<String> named = fuse.namedUnnamed().subList(before, fuse.namedUnnamed().size());
-        assertEquals(1, gnu.exit(), gnu::toString);
-        assertEquals(gnu.exit(), cpx.exit(), () -> "GNU cp: " + gnu + "\ncpx: " + cpx);
-        assertEquals(gnu.err().replace(Cli.GNU_CP + ": ", "cpx: ").replace("gnu-", "cpx-"), cpx.err(), () -> cpx.toString());
+        Twin twin = both(engine, List.of(option), List.of(dir.resolve("closing")), name);
+        assertEquals(1, twin.gnu().exit(), twin.gnu()::toString);
+        twin.assertSameOutcome();
         if (!made.isEmpty()) {
-            assertWrittenUnnamed(named, List.of("close-fails.txt", "fine.txt"));
+            assertWrittenUnnamed(twin.named(), List.of("close-fails.txt", "fine.txt"));
         }
         assertFalse(Files.exists(root.resolve("cpx-" + name).resolve(made + "d/close-fails.txt")), "the file that failed is removed");
         Files.delete(root.resolve("gnu-" + name).resolve(made + "d/close-fails.txt"));
@@ -116,15 +150,10 @@ abstract class FuseDestinationTest {
             Files.writeString(file, "hello\n");
         }
         String name = how + "-" + engine;
-        Files.createDirectories(root.resolve("gnu-" + name));
-        Files.createDirectories(root.resolve("cpx-" + name));
-        String gnuTarget = how.equals("into") ? "gnu-" + name : "gnu-" + name + "/copy-close-fails";
-        String cpxTarget = how.equals("into") ? "cpx-" + name : "cpx-" + name + "/copy-close-fails";
-        Cli.Result gnu = Cli.gnu(root, file.toString(), gnuTarget);
-        Cli.Result cpx = Cli.cpx(root, "--engine=" + engine, file.toString(), cpxTarget);
-        assertEquals(1, gnu.exit(), gnu::toString);
-        assertEquals(gnu.exit(), cpx.exit(), () -> "GNU cp: " + gnu + "\ncpx: " + cpx);
-        assertEquals(gnu.err().replace(Cli.GNU_CP + ": ", "cpx: ").replace("gnu-", "cpx-"), cpx.err(), () -> cpx.toString());
+        makeInBoth(name, Path.of(""));
+        Twin twin = both(engine, List.of(), List.of(file), how.equals("into") ? name : name + "/copy-close-fails");
+        assertEquals(1, twin.gnu().exit(), twin.gnu()::toString);
+        twin.assertSameOutcome();
         try (var left = Files.list(root.resolve("cpx-" + name))) {
             assertEquals(List.of(), left.toList(), "nothing is left of the file, not even under a temporary name");
         }
@@ -135,15 +164,10 @@ abstract class FuseDestinationTest {
     void copiesANewTreeAsGnuCpDoes(String option, String engine) throws Exception {
         Path root = fuse.root();
         String name = option.substring(1) + "-" + engine;
-        Cli.Result gnu = Cli.gnu(root, option, src.toString(), "gnu-" + name);
-        Cli.Result cpx = Cli.cpx(root, "--engine=" + engine, option, src.toString(), "cpx-" + name);
-        assertEquals(gnu.exit(), cpx.exit(), () -> "GNU cp: " + gnu + "\ncpx: " + cpx);
-        assertEquals(gnu.err().replace(Cli.GNU_CP + ": ", "cpx: "), cpx.err(), () -> cpx.toString());
+        both(engine, List.of(option), List.of(src), name).assertSameOutcome();
         Trees.assertSameTree(root.resolve("gnu-" + name), root.resolve("cpx-" + name), Detail.MODE);
         // Once more: the tree is there now, so the copy goes into it (cpx-NAME/src), as GNU's does.
-        Cli.Result gnu2 = Cli.gnu(root, option, src.toString(), "gnu-" + name);
-        Cli.Result cpx2 = Cli.cpx(root, "--engine=" + engine, option, src.toString(), "cpx-" + name);
-        assertEquals(gnu2.exit(), cpx2.exit(), () -> "GNU cp: " + gnu2 + "\ncpx: " + cpx2);
+        both(engine, List.of(option), List.of(src), name).assertSameOutcome();
         Trees.assertSameTree(root.resolve("gnu-" + name), root.resolve("cpx-" + name), Detail.MODE);
         try (var left = Files.list(root)) {
             assertEquals(0, left.filter(p -> p.getFileName().toString().startsWith(".")).count(), "nothing staged is left");
@@ -161,20 +185,16 @@ abstract class FuseDestinationTest {
         String name = "dirs" + option.substring(1) + "-" + engine;
         try (var dirs = Files.walk(src)) {
             for (Path d : dirs.filter(p -> Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)).toList()) {
-                Files.createDirectories(root.resolve("gnu-" + name).resolve("src").resolve(src.relativize(d).toString()));
-                Files.createDirectories(root.resolve("cpx-" + name).resolve("src").resolve(src.relativize(d).toString()));
+                makeInBoth(name, Path.of("src").resolve(src.relativize(d)));
             }
         }
         for (int round = 0; round < 2; round++) {
-            Cli.Result gnu = Cli.gnu(root, option, src.toString(), "gnu-" + name);
-            int before = fuse.namedUnnamed().size();
-            Cli.Result cpx = Cli.cpx(root, "--engine=" + engine, option, src.toString(), "cpx-" + name);
-            List<String> named = fuse.namedUnnamed().subList(before, fuse.namedUnnamed().size());
-            assertEquals(gnu.exit(), cpx.exit(), () -> "GNU cp: " + gnu + "\ncpx: " + cpx);
-            assertEquals(gnu.err().replace(Cli.GNU_CP + ": ", "cpx: "), cpx.err(), () -> cpx.toString());
+            Twin twin = both(engine, List.of(option), List.of(src), name);
+            twin.assertSameOutcome();
             Trees.assertSameTree(root.resolve("gnu-" + name), root.resolve("cpx-" + name), Detail.MODE);
             if (round == 0) {
                 // With -a, a/small and a/b/hard are one file: the name met first is written, the other linked to it.
+                List<String> named = twin.named();
                 List<String> wanted = List.of("empty", "large", "ünï", named.contains("hard") ? "hard" : "small");
                 assertWrittenUnnamed(named, wanted);
             }
