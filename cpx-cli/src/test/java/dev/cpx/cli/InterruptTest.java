@@ -43,9 +43,9 @@ class InterruptTest {
     static void makeTree() throws IOException {
         src = shared.resolve("src");
         // Followed (-L) and read as data (--copy-contents), zz/zero never ends: the copy is surely still
-        // running when the signal comes, with any number of workers. It is the first operand, so a single
-        // worker, which takes the last task started first, gets to it last (the inode order of the
-        // directories, which decides the order inside one operand, is the file system's choice).
+        // running when the signal comes, with any number of workers. It is the last operand, so a single
+        // worker, which copies in GNU cp's order, gets to it last (the inode order of the directories,
+        // which decides the order inside one operand, is the file system's choice).
         Files.createSymbolicLink(Files.createDirectories(src.resolve("zz")).resolve("zero"), Path.of("/dev/zero"));
         Path big = Files.createDirectories(src.resolve("big"));
         for (int i = 0; i < 2; i++) {
@@ -68,8 +68,8 @@ class InterruptTest {
     void theFirstSignalStopsTheCopyCleanlyAndReports(String signal, String engine, int jobs) throws Exception {
         Path dst = Files.createDirectory(dir.resolve("dst"));
         try (Running cpx = Running.start(dir, List.of(), Map.of(), false, "--engine=" + engine, "-j", "" + jobs,
-                "--summary", "--json", "-rL", "--copy-contents", src.resolve("zz").toString(), src.resolve("big").toString(),
-                src.resolve("small").toString(), "dst")) {
+                "--summary", "--json", "-rL", "--copy-contents", src.resolve("big").toString(),
+                src.resolve("small").toString(), src.resolve("zz").toString(), "dst")) {
             cpx.awaitWhileRunning("ten files to be copied", () -> completeFiles(dst) >= 10);
             cpx.signal(signal);
             Cli.Result r = cpx.result();

@@ -24,6 +24,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -71,13 +72,19 @@ class SymlinkSwapTest {
         assertEquals("data", Files.readString(work.resolve("incoming/moved/a")));
     }
 
-    @ParameterizedTest(name = "engine={0}")
-    @ValueSource(strings = {"native", "nio"})
-    void aSourceDirectorySwappedForALinkToARootOnlyDirectoryIsNotRead(String engine) throws Exception {
+    /**
+     * With two workers {@code d} is looked at (a directory) while the FIFO before it is copied, and
+     * opened after the swap: refused. With one, everything is copied in GNU cp's order: {@code d} is
+     * looked at after the FIFO, so after the swap, and copied as the link it is then, as GNU cp does.
+     * Either way nothing is read through the link.
+     */
+    @ParameterizedTest(name = "engine={0} -j {1}")
+    @CsvSource({"native, 2", "nio, 2", "native, 1", "nio, 1"})
+    void aSourceDirectorySwappedForALinkToARootOnlyDirectoryIsNotRead(String engine, String jobs) throws Exception {
         sh(work, "mkdir -p asrc backup secret && echo root-secret > secret/s && chmod 700 secret");
         fifoFirst(work.resolve("asrc"), "d");
         sh(work, "echo alice > asrc/d/f && chown -R " + user() + " asrc");
-        Process cpx = start(engine, "-r", "--copy-contents", "-j", "1", "asrc", "backup/");
+        Process cpx = start(engine, "-r", "--copy-contents", "-j", jobs, "asrc", "backup/");
         swapWhileWaiting(cpx, work.resolve("asrc/a"), "mv asrc/d asrc/d.old && ln -s " + work.resolve("secret") + " asrc/d");
         String err = finish(cpx);
         try (Stream<Path> all = Files.walk(work.resolve("backup"))) {
@@ -86,8 +93,13 @@ class SymlinkSwapTest {
                         "read through the link: " + p + "; " + err);
             }
         }
-        assertFalse(Files.exists(work.resolve("backup/asrc/d/s"), LinkOption.NOFOLLOW_LINKS), err);
-        assertTrue(err.contains("cannot access 'asrc/d'"), err);
+        if (jobs.equals("1")) {
+            assertTrue(Files.isSymbolicLink(work.resolve("backup/asrc/d")), "copied as the link it was when its turn came: " + err);
+            assertTrue(err.endsWith("stderr: "), err);
+        } else {
+            assertFalse(Files.exists(work.resolve("backup/asrc/d/s"), LinkOption.NOFOLLOW_LINKS), err);
+            assertTrue(err.contains("cannot access 'asrc/d'"), err);
+        }
     }
 
     @ParameterizedTest(name = "engine={0}")

@@ -54,20 +54,30 @@ final class Dispatch {
     private final Descriptors descriptors;
     /** Files waiting for their turn to be named while holding a descriptor (see {@link SequencedInsertions}). */
     private final AtomicInteger waitingDescriptors = new AtomicInteger();
+    /** Whether questions are asked ({@code -i}). */
+    private final boolean asks;
+    /**
+     * Whether one worker copies ({@code -j 1}): then everything is copied in GNU cp's order
+     * ({@link #allInOrder}), depth first, so that {@code -v}'s lines and the messages of failures in
+     * several directories come in GNU's order too (with more workers, each directory's tree is copied
+     * as a task of its own, in parallel with the entries after it).
+     */
+    private final boolean oneWorker;
     /**
      * Whether the entries of directories that existed are copied one after the other, in GNU cp's
      * order (each subdirectory that existed before the entries after it, each file in the walking
-     * task): where questions are asked ({@code -i}), so that answers given in advance go to the files
-     * they were meant for. A directory this run makes holds nothing to ask about: its tree is copied
-     * by all the workers, as without {@code -i} — unless hard links are kept ({@link #allInOrder}).
+     * task): where questions are asked ({@link #asks}), so that answers given in advance go to the
+     * files they were meant for. A directory this run makes holds nothing to ask about: its tree is
+     * copied by all the workers, as without {@code -i} — unless hard links are kept or one worker
+     * copies ({@link #allInOrder}).
      */
     private final boolean inOrder;
     /**
-     * {@link #inOrder} with hard links kept ({@code -ai}, {@code -i --preserve=links}) where an
-     * operand's copy exists: directories this run makes are copied in order too, since a later name
-     * of a file over an old copy is asked about only once the first name's copy exists
-     * ({@link HardLinks}); a first name in a new directory copied meanwhile would put its question
-     * after later ones. Set by {@link #newDirectoriesInOrder} before the operands start.
+     * {@link #inOrder} for directories this run makes too: with one worker ({@link #oneWorker}), and
+     * with hard links kept ({@code -ai}, {@code -i --preserve=links}) where an operand's copy exists,
+     * since a later name of a file over an old copy is asked about only once the first name's copy
+     * exists ({@link HardLinks}); a first name in a new directory copied meanwhile would put its
+     * question after later ones. Set by {@link #newDirectoriesInOrder} before the operands start.
      */
     private boolean allInOrder;
 
@@ -80,12 +90,15 @@ final class Dispatch {
         boolean keepLinks = context.options().preserves(Attribute.LINKS) || context.options().update();
         this.hardLinks = keepLinks && context.options().mode() != CopyMode.HARD_LINK ? new HardLinks() : null;
         this.descriptors = descriptorsFor(context, excludes);
-        this.inOrder = context.options().overwrite() == OverwritePolicy.ASK;
+        this.asks = context.options().overwrite() == OverwritePolicy.ASK;
+        this.oneWorker = context.options().maxJobs() == 1;
+        this.inOrder = asks || oneWorker;
+        this.allInOrder = oneWorker;
     }
 
     /** Whether questions ({@code -i}) may be about later names of hard-linked files ({@link #allInOrder}). */
     boolean linksAsked() {
-        return inOrder && hardLinks != null;
+        return asks && hardLinks != null;
     }
 
     /**
@@ -93,7 +106,7 @@ final class Dispatch {
      * (some operand's copy is there already); called before the operands start.
      */
     void newDirectoriesInOrder(boolean copiesExist) {
-        this.allInOrder = copiesExist && linksAsked();
+        this.allInOrder = oneWorker || (copiesExist && linksAsked());
     }
 
     /** Whether an entry of a directory placed {@code placement} is copied before the next is looked at (see {@link #inOrder}). */
