@@ -12,7 +12,8 @@ which names share an inode), and that the sources were not changed. A mismatch i
 seed; `--keep` leaves its scenes under the work directory to look at.
 
 What cpx documents as different (docs/gnu-compatibility.md) is not reported: the order of -v lines
-and of messages within a recursive copy (compared sorted), the program name in messages and in
+and of messages within a recursive copy (compared sorted, also in the quarter of cases where cpx runs
+with -j 1, which copies in GNU's order: the twin scenes' inode numbers differ), the program name in messages and in
 "Try '... --help'"; GNU 9.1's simple backups put in the working directory rather than beside the
 copies in another directory (a 9.1 bug, README) are counted apart. Every mismatch found so far became a row of the differential suite judged by
 /usr/bin/cp (cpx-cli/src/test/java/dev/cpx/cli/differential/) or a line of that document.
@@ -115,6 +116,9 @@ def snapshot(root, scene):
 # The unprivileged user (uid, gid) some cases run as; cpx-cli's tests make it (useradd cpxtest).
 USER = (999, 995)
 
+# The share of cases cpx runs with -j 1 (copied in GNU's order); CPX_RANDOM_ONE_WORKER overrides.
+ONE_WORKER_SHARE = float(os.environ.get("CPX_RANDOM_ONE_WORKER", "0.25"))
+
 
 def run(program, scene, args, answers, user):
     command = [program] + args
@@ -201,6 +205,11 @@ def case(seed, cpx, work, copies=False):
     # sources. The whole scene is compared then, as a wrong reading copies into the working directory.
     empties = random.Random(seed * 17 + 3)
     empty = empties.choice(["destination", "source"]) if empties.random() < 0.05 else None
+    # A quarter of the cases run cpx with one worker (-j 1), which copies in GNU's order (its other
+    # way through the walk). Lines are compared sorted all the same: each directory's entries come in
+    # the order of its inode numbers, which differ between the twin scenes (OneWorkerOrderTest
+    # compares the order, in one scene).
+    one_worker = random.Random(seed * 19 + 7).random() < ONE_WORKER_SHARE
     results = []
     for side, program in (("gnu", "/usr/bin/cp"), ("cpx", cpx)):
         scene = os.path.join(work, str(seed), side)
@@ -271,7 +280,7 @@ def case(seed, cpx, work, copies=False):
         if user:
             subprocess.run(["chown", "-R", "-h", f"{USER[0]}:{USER[1]}", scene], check=True)
         before = [snapshot(os.path.join(scene, n.rstrip("/")), scene) for n in names]
-        rc, out, err = run(program, scene, args, answers, user)
+        rc, out, err = run(program, scene, (["-j", "1"] + args) if one_worker and side == "cpx" else args, answers, user)
         after = [snapshot(os.path.join(scene, n.rstrip("/")), scene) for n in names]
         out, err = out.replace(scene, "SCENE"), err.replace(scene, "SCENE")
         if not file_operands and (recursive or sources > 1):
@@ -283,7 +292,7 @@ def case(seed, cpx, work, copies=False):
             # The whole scene, working directory included.
             tree = snapshot(scene, scene)
         results.append({"exit": rc, "stdout": out, "stderr": err, "tree": tree, "sources unchanged": before == after})
-    return args + (["(unprivileged)"] if user else []), destination, results[0], results[1]
+    return args + (["(unprivileged)"] if user else []) + (["(cpx -j 1)"] if one_worker else []), destination, results[0], results[1]
 
 
 def backup_suffix(args):
