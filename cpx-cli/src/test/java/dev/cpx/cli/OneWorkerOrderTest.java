@@ -28,25 +28,29 @@ import org.junit.jupiter.params.provider.MethodSource;
 class OneWorkerOrderTest {
 
     /**
-     * Nested directories (four deep), one of 70 entries (more than a worker's chunk of 64), links, a
-     * file operand of 2 MB (large enough to be copied on a task of its own by several workers), and an
-     * older copy in D with two things in the way: a file where the source has a directory
-     * ({@code other}) and a directory where it has a file ({@code sub/deep/e}).
+     * Nested directories (four deep), one of 70 entries (more than a worker's chunk of 64), links (one
+     * made last to a file made first: followed, with {@code -L} or {@code -l}, its target's inode is the
+     * lowest, its own the highest, and GNU orders by its own; one that leads nowhere), a file operand of
+     * 2 MB (large enough to be copied on a task of its own by several workers), and an older copy in D
+     * with two things in the way: a file where the source has a directory ({@code other}) and a
+     * directory where it has a file ({@code sub/deep/e}).
      */
     static final String TREE = """
+            echo first > first
             mkdir -p s/a/aa/aaa s/b s/big s/other/x s/sub/deep s/empty D/s/sub/deep/e D/s/big
             for f in a b c d e; do for d in s s/a s/a/aa s/a/aa/aaa s/b s/sub s/sub/deep s/other/x; do echo new-$f > $d/$f; done; done
             for n in $(seq 1 70); do echo new-$n > s/big/f$n; done
             ln -s a s/link; ln -s nowhere s/b/dangling; ln s/a/b s/sub/hard
             echo old > D/s/c; echo old > D/s/sub/d; echo old > D/s/big/f7; echo old > D/s/other
             yes new | head -c 2000000 > top; echo old > D/top
+            ln -s "$PWD/first" s/a/aa/to-first
             cp -a D D.before
             """;
 
     static Stream<Arguments> cases() {
         List<Arguments> cases = new ArrayList<>();
         for (String engine : List.of("native", "nio")) {
-            for (String options : List.of("-rv", "-av", "-rvb", "-rv --parents")) {
+            for (String options : List.of("-rv", "-av", "-rvb", "-rv --parents", "-rLv", "-rlv")) {
                 for (String operands : List.of("s D", "s new", "top s D", "s/a s/b top D")) {
                     cases.add(Arguments.of(engine, options, operands));
                 }

@@ -38,7 +38,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class DirectoryTask extends Task {
 
-    private record Listed(Path path, Path name, Stat stat) {
+    /**
+     * A listed entry: its attributes (followed where links are), or why they could not be read
+     * ({@code failure}, reported in the entry's turn); {@code inode} is the entry's own, which GNU cp
+     * orders a directory by (its listing's, not a followed link's).
+     */
+    private record Listed(Path path, Path name, Stat stat, long inode, IOException failure) {
     }
 
     private final RunContext context;
@@ -117,7 +122,7 @@ final class DirectoryTask extends Task {
         if (entries == null) {
             return;
         }
-        entries.sort(Comparator.comparingLong(e -> e.stat().ino()));
+        entries.sort(Comparator.comparingLong(Listed::inode));
         InsertionOrder order = dispatch.orderFor(entries.size());
         // An operand given as "dir/" is listed as such; its entries are named "dir/name", as GNU cp names them.
         Path into = PathBytes.withoutTrailingSlashes(directory.target());
@@ -128,6 +133,12 @@ final class DirectoryTask extends Task {
             Listed e = entries.get(i);
             if (stop || context.cancelled()) {
                 order.skip(i);
+                continue;
+            }
+            if (e.failure() != null) {
+                order.skip(i);
+                context.outcomes().failed(EntryKind.UNKNOWN, e.path(), directory.target(),
+                        Diagnostic.of("cannot stat {0}", e.path(), Diagnostic.reasonOf(e.failure())));
                 continue;
             }
             if (towardsCopy && e.stat().isDirectory()) {
@@ -311,16 +322,21 @@ final class DirectoryTask extends Task {
                     context.outcomes().skipped(EntryKind.UNKNOWN, child, dst.resolve(name), Diagnostic.of("excluded {0}", child));
                     continue;
                 }
+                // The entry itself first: its inode orders the directory; a link is then followed where links are.
+                long inode = Long.MAX_VALUE;
                 try {
-                    Stat cst = secure != null ? Stat.at(secure, name, read, follow) : Stat.of(read, follow);
+                    Stat cst = secure != null ? Stat.at(secure, name, read, false) : Stat.of(read, false);
+                    inode = cst.ino();
+                    if (follow && cst.isSymlink()) {
+                        cst = secure != null ? Stat.at(secure, name, read, true) : Stat.of(read, true);
+                    }
                     if (relative != null && cst.isDirectory() && excludes.excludesDirectory(name, relative)) {
                         context.outcomes().skipped(EntryKind.DIRECTORY, child, dst.resolve(name), Diagnostic.of("excluded {0}", child));
                         continue;
                     }
-                    entries.add(new Listed(child, name, cst));
+                    entries.add(new Listed(child, name, cst, inode, null));
                 } catch (IOException e) {
-                    context.outcomes().failed(EntryKind.UNKNOWN, child, dst,
-                            Diagnostic.of("cannot stat {0}", child, Diagnostic.reasonOf(e)));
+                    entries.add(new Listed(child, name, null, inode, e));
                 }
             }
         } catch (IOException e) {
