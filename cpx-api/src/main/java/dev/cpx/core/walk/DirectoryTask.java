@@ -137,8 +137,7 @@ final class DirectoryTask extends Task {
             }
             if (e.failure() != null) {
                 order.skip(i);
-                context.outcomes().failed(EntryKind.UNKNOWN, e.path(), directory.target(),
-                        Diagnostic.of("cannot stat {0}", e.path(), Diagnostic.reasonOf(e.failure())));
+                cannotStat(e.path(), e.failure());
                 continue;
             }
             if (towardsCopy && e.stat().isDirectory()) {
@@ -252,8 +251,7 @@ final class DirectoryTask extends Task {
                     st = Stat.of(dirs.descriptors().status(dirs.source(), name));
                 } catch (IOException e) {
                     order.skip(i);
-                    context.outcomes().failed(EntryKind.UNKNOWN, child, directory.target(),
-                            Diagnostic.of("cannot stat {0}", child, Diagnostic.reasonOf(e)));
+                    cannotStat(child, e);
                     return;
                 }
             }
@@ -325,10 +323,10 @@ final class DirectoryTask extends Task {
                 // The entry itself first: its inode orders the directory; a link is then followed where links are.
                 long inode = Long.MAX_VALUE;
                 try {
-                    Stat cst = secure != null ? Stat.at(secure, name, read, false) : Stat.of(read, false);
+                    Stat cst = stat(secure, name, read, false);
                     inode = cst.ino();
                     if (follow && cst.isSymlink()) {
-                        cst = secure != null ? Stat.at(secure, name, read, true) : Stat.of(read, true);
+                        cst = stat(secure, name, read, true);
                     }
                     if (relative != null && cst.isDirectory() && excludes.excludesDirectory(name, relative)) {
                         context.outcomes().skipped(EntryKind.DIRECTORY, child, dst.resolve(name), Diagnostic.of("excluded {0}", child));
@@ -348,6 +346,17 @@ final class DirectoryTask extends Task {
             return null;
         }
         return entries;
+    }
+
+    /** The attributes of the listed entry {@code name}: relative to the open directory where it is a secure one, else by its path {@code read}. */
+    private static Stat stat(SecureDirectoryStream<Path> secure, Path name, Path read, boolean follow) throws IOException {
+        return secure != null ? Stat.at(secure, name, read, follow) : Stat.of(read, follow);
+    }
+
+    /** Reports that the entry {@code child}'s attributes could not be read. */
+    private void cannotStat(Path child, IOException e) {
+        context.outcomes().failed(EntryKind.UNKNOWN, child, directory.target(),
+                Diagnostic.of("cannot stat {0}", child, Diagnostic.reasonOf(e)));
     }
 
     /** Whether {@code dir} is this directory or one it is copied under (a cycle, with {@code -L}). */
