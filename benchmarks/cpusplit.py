@@ -40,11 +40,15 @@ def proc_stat():
     return dict(zip(CATEGORIES, (int(x) for x in fields)))
 
 
+def trash(dst):
+    """Where --cold moves the copies of dst aside: .trash beside it."""
+    return os.path.join(os.path.dirname(os.path.abspath(dst)), ".trash")
+
+
 def cold(dst):
     if os.path.lexists(dst):
-        trash = os.path.join(os.path.dirname(os.path.abspath(dst)), ".trash")
-        os.makedirs(trash, exist_ok=True)
-        os.rename(dst, os.path.join(trash, str(time.time_ns())))
+        os.makedirs(trash(dst), exist_ok=True)
+        os.rename(dst, os.path.join(trash(dst), str(time.time_ns())))
     subprocess.run(["sync"], check=True)
     with open("/proc/sys/vm/drop_caches", "w") as f:
         f.write("3\n")
@@ -87,8 +91,7 @@ def main():
                 print(f"{name + ' #' + str(i + 1):20s}" + "".join(f"{r[c]:11.2f}" for c in COLUMNS), flush=True)
     finally:
         if a.cold:
-            trash = os.path.join(os.path.dirname(os.path.abspath(a.cold)), ".trash")
-            subprocess.run(["rm", "-rf", a.cold, trash])
+            subprocess.run(["rm", "-rf", a.cold, trash(a.cold)])
     print("medians")
     for name, cmd in named:
         print(f"{name:20s}" + "".join(f"{statistics.median(r[c] for r in rows[name]):11.2f}" for c in COLUMNS) + f"    {cmd}")
