@@ -11,6 +11,7 @@ import dev.cpx.core.decide.Entry;
 import dev.cpx.core.decide.Placement;
 import dev.cpx.core.finish.Metadata;
 import dev.cpx.core.fs.Anchors;
+import dev.cpx.core.fs.NewEntries;
 import dev.cpx.core.fs.Errors;
 import dev.cpx.core.fs.Stat;
 import dev.cpx.core.fs.Umask;
@@ -527,8 +528,10 @@ public final class FileCopier {
             return;
         }
         if (metadata.changesAny()) {
+            NewEntries madeAs = file.madeAs();
             metadata.apply(e.source(), in instanceof DescriptorChannel d ? Anchors.self(d.descriptor()) : null,
-                    file.attributesPath(), e.target(), st, false, true, 0, file.atFinalName());
+                    file.attributesPath(), e.target(), st, false, true, 0, file.atFinalName(),
+                    madeAs == null ? 0 : madeAs.already(st.uid(), st.gid(), CreationModes.of(st, context.options()) | extra, st.permissions()));
         }
         boolean restricted = !st.isRegular() && (CreationModes.of(st, context.options()) & ~restricted() & 0777 & ~Umask.get()) != 0;
         if ((extra != 0 || restricted) && !context.options().preserves(Attribute.MODE)) {

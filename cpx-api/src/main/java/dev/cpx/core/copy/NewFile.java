@@ -1,6 +1,7 @@
 package dev.cpx.core.copy;
 
 import dev.cpx.core.fs.Effects;
+import dev.cpx.core.fs.NewEntries;
 import dev.cpx.spi.FileStatus;
 import dev.cpx.spi.support.FileDescriptors;
 import java.io.IOException;
@@ -23,26 +24,40 @@ final class NewFile {
     private final boolean atFinalName;
     /** Where an unnamed file made relative to its open directory is named; retained until published or abandoned. */
     private final Place place;
+    /** What the kernel gave the file where it was made in an open directory this run made ({@link NewEntries}); else null. */
+    private final NewEntries madeAs;
     /** {@link #place}'s directories released already: {@link #abandon} after a failed {@link #publish} releases nothing more. */
     private boolean released;
 
     NewFile(Effects effects, FileChannel channel, Path temp, long resumedAt, boolean atFinalName) {
-        this(effects, channel, temp, resumedAt, atFinalName, null);
+        this(effects, channel, temp, resumedAt, atFinalName, null, null);
+    }
+
+    /** A file made under its final name {@code target} in {@code place}'s open directory (a staged tree's). */
+    NewFile(Effects effects, FileChannel channel, Path target, Place place) {
+        this(effects, channel, target, 0, true, null, place.directories().newEntries());
     }
 
     /** An unnamed file in {@code place}'s open directory (which it retains), named there by {@link #publish}. */
     NewFile(Effects effects, FileChannel channel, Place place) {
-        this(effects, channel, null, 0, false, place);
+        this(effects, channel, null, 0, false, place, place.directories().newEntries());
         place.directories().retain();
     }
 
-    private NewFile(Effects effects, FileChannel channel, Path temp, long resumedAt, boolean atFinalName, Place place) {
+    private NewFile(Effects effects, FileChannel channel, Path temp, long resumedAt, boolean atFinalName, Place place,
+            NewEntries madeAs) {
         this.effects = effects;
         this.channel = channel;
         this.temp = temp;
         this.resumedAt = resumedAt;
         this.atFinalName = atFinalName;
         this.place = place;
+        this.madeAs = madeAs;
+    }
+
+    /** What the kernel gave the file as it made it ({@link NewEntries}), where known; else null. */
+    NewEntries madeAs() {
+        return madeAs;
     }
 
     /** Bytes already in place from an interrupted copy ({@link NewFiles#continuing}); 0 for a new file. */

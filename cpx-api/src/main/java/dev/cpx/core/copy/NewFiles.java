@@ -53,7 +53,7 @@ final class NewFiles {
         if (!resumable && place != null && place.directories().staged() && naming.inTurn()) {
             // Nothing in a staged tree is seen under its final path before the tree is complete: one
             // exclusive create under its own name, no naming after.
-            return new NewFile(effects, effects.createFileAt(place.directories(), place.name(), mode & 0777), target, 0, true);
+            return new NewFile(effects, effects.createFileAt(place.directories(), place.name(), mode & 0777), target, place);
         }
         if (!resumable && unnamed) {
             Optional<FileChannel> file;

@@ -4,6 +4,7 @@ import dev.cpx.api.Attribute;
 import dev.cpx.api.CopyOptions;
 import dev.cpx.api.Diagnostic;
 import dev.cpx.core.fs.Effects;
+import dev.cpx.core.fs.NewEntries;
 import dev.cpx.core.fs.Stat;
 import dev.cpx.core.run.Outcomes;
 import java.io.IOException;
@@ -14,7 +15,8 @@ import java.nio.file.Path;
 /**
  * Gives a copy the attributes the options preserve, in GNU cp's order: times, then ownership,
  * then extended attributes, then mode (changing the owner clears set-uid, set-gid and
- * {@code security.capability}, so those come after it). Never changes the mode of a symbolic link.
+ * {@code security.capability}, so those come after it); what the copy was made with already is not set
+ * again. Never changes the mode of a symbolic link.
  */
 public final class Metadata {
 
@@ -74,9 +76,19 @@ public final class Metadata {
      */
     public boolean apply(Path src, Path srcOpen, Path dst, Path reportAs, Stat st, boolean symlink, boolean withXattrs,
             int destinationSpecial, boolean timesLast) {
+        return apply(src, srcOpen, dst, reportAs, st, symlink, withXattrs, destinationSpecial, timesLast, 0);
+    }
+
+    /**
+     * {@link #apply(Path, Path, Path, Path, Stat, boolean, boolean, int, boolean)} of a copy that has
+     * some of the preserved attributes already ({@code already}: {@link NewEntries#OWNER},
+     * {@link NewEntries#MODE}, as the kernel made it), which are then not set again.
+     */
+    public boolean apply(Path src, Path srcOpen, Path dst, Path reportAs, Stat st, boolean symlink, boolean withXattrs,
+            int destinationSpecial, boolean timesLast, int already) {
         boolean ok = timesLast || times(src, dst, reportAs, st, symlink);
         int permissions = st.permissions();
-        if (owner) {
+        if (owner && (already & NewEntries.OWNER) == 0) {
             try {
                 effects.setOwner(dst, st.uid(), st.gid(), !symlink);
             } catch (IOException e) {
@@ -99,7 +111,7 @@ public final class Metadata {
         if ((permissions & 07000) == 0) {
             permissions |= destinationSpecial & 07000;
         }
-        if (mode && !symlink) {
+        if (mode && !symlink && (already & NewEntries.MODE) == 0) {
             ok &= chmod(src, dst, reportAs, permissions);
         }
         return timesLast ? times(src, dst, reportAs, st, symlink) && ok : ok;

@@ -28,6 +28,9 @@ public final class DirectoryPair {
     /** Whether the closes of files written in the copy may be put off: one of the {@code CLOSES_} values. */
     private int writtenCloses = CLOSES_UNKNOWN;
 
+    /** What entries made in the copy get, where it was made by this run; null where not learnt. */
+    private NewEntries newEntries;
+
     private DirectoryPair(Descriptors descriptors, int source, int target, boolean staged) {
         this.descriptors = descriptors;
         this.source = source;
@@ -113,6 +116,18 @@ public final class DirectoryPair {
 
     public void writtenCloses(int known) {
         writtenCloses = known;
+    }
+
+    /**
+     * What the kernel gives entries made in the copy ({@link NewEntries}): learnt where this run made
+     * the copy and preserves owners or modes, before anything is made in it; null otherwise.
+     */
+    public NewEntries newEntries() {
+        return newEntries;
+    }
+
+    public void newEntries(NewEntries known) {
+        newEntries = known;
     }
 
     /** One more user; each calls {@link #release} once. */

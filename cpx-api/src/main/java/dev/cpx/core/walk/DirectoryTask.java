@@ -13,6 +13,9 @@ import dev.cpx.core.copy.Naming;
 import dev.cpx.core.copy.Place;
 import dev.cpx.core.fs.Anchors;
 import dev.cpx.core.fs.DirectoryPair;
+import dev.cpx.core.fs.NewEntries;
+import dev.cpx.core.fs.Umask;
+import dev.cpx.core.decide.CreationModes;
 import dev.cpx.spi.Descriptors;
 import dev.cpx.spi.DirectoryEntries;
 import dev.cpx.core.fs.Stat;
@@ -111,8 +114,13 @@ final class DirectoryTask extends Task {
                     PathBytes.withoutTrailingSlashes(directory.source()), PathBytes.withoutTrailingSlashes(directory.target()));
         }
         if (dirs != null && state == Directories.State.CREATED && getCompleter() instanceof DirectoryTask p && p.dirs != null) {
-            // Made in its parent's copy, so on its file system: what the parent learnt of its closes holds.
+            // Made in its parent's copy, so on its file system: what the parent learnt of its closes holds,
+            // and so does what its new entries get, where the parent was made by this run too.
             dirs.writtenCloses(p.dirs.writtenCloses());
+            dirs.newEntries(p.dirs.newEntries());
+        }
+        if (dirs != null && state == Directories.State.CREATED && dirs.newEntries() == null && dispatch.preservesOwnerOrMode()) {
+            dirs.newEntries(newEntries(dirs));
         }
         if (dirs != null && dispatch.descriptors() != null) {
             copyOpen(dirs, state == Directories.State.CREATED ? Placement.NEW_PARENT : Placement.EXISTING_PARENT);
@@ -153,6 +161,31 @@ final class DirectoryTask extends Task {
             }
             dispatch.entry(this, order, i, new Entry(e.path(), into.resolve(e.name()), e.stat(), placement), operand);
         }
+    }
+
+    /**
+     * What entries made in the copy {@code dirs} holds get ({@link NewEntries}), learnt from the copy
+     * this run has just made: its attributes, and whether it has {@code system.} extended attributes
+     * (a default ACL, which the kernel applies instead of the umask). Nothing has been made in it yet,
+     * and its own attributes are set only after its contents.
+     */
+    private NewEntries newEntries(DirectoryPair dirs) {
+        Stat made = context.anchors().statOrNull(dirs.target());
+        if (made == null) {
+            return NewEntries.UNKNOWN;
+        }
+        boolean system;
+        try {
+            system = false;
+            for (String name : context.extras().listXattrs(Anchors.self(dirs.target()), true)) {
+                system |= name.startsWith("system.");
+            }
+        } catch (IOException e) {
+            // Where the file system has no extended attributes, it has no ACLs either.
+            system = !"Operation not supported".equals(Diagnostic.reasonOf(e));
+        }
+        return NewEntries.of(made.uid(), made.gid(), made.mode(), CreationModes.directoryWhileCopying(directory.stat(), context.options()),
+                Umask.fileSystemUser(), Umask.fileSystemGroup(), Umask.get(), system);
     }
 
     /** Entries taken at a time by a worker copying an open directory's entries (see {@link Listing}). */

@@ -80,6 +80,8 @@ final class Dispatch {
      * question after later ones. Set by {@link #newDirectoriesInOrder} before the operands start.
      */
     private boolean allInOrder;
+    /** Whether copies get their source's owner or mode ({@code -a}, {@code -p}): then directories made learn {@link dev.cpx.core.fs.NewEntries}. */
+    private final boolean preservesOwnerOrMode;
 
     Dispatch(RunContext context, FileCopier files, NonFiles nonFiles, Directories directories, Excludes excludes) {
         this.context = context;
@@ -94,6 +96,12 @@ final class Dispatch {
         this.oneWorker = context.options().maxJobs() == 1;
         this.inOrder = asks || oneWorker;
         this.allInOrder = oneWorker;
+        this.preservesOwnerOrMode = context.options().preserves(Attribute.OWNERSHIP) || context.options().preserves(Attribute.MODE);
+    }
+
+    /** Whether copies get their source's owner or mode (see {@link DirectoryTask}'s new entries). */
+    boolean preservesOwnerOrMode() {
+        return preservesOwnerOrMode;
     }
 
     /** Whether questions ({@code -i}) may be about later names of hard-linked files ({@link #allInOrder}). */

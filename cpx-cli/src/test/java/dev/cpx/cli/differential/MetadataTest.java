@@ -202,6 +202,65 @@ class MetadataTest {
         return rows;
     }
 
+    /**
+     * A tree of files of every common mode and of several owners, copied as a new tree: cpx knows what
+     * a file made in a directory it made gets (owner, group, mode less the umask) and sets only what
+     * differs from the source's, so each way that can differ is here: the umask, a set-gid destination
+     * of another group, a default ACL above the copy, owners and groups other than the copying user's,
+     * set-uid and set-gid files, a new subdirectory in a copy that existed.
+     */
+    static final String NEW_TREE = """
+            mkdir -p s/sub/deeper
+            for m in 0644 0664 0600 0755 0444 0640 0777 0700; do
+              echo $m > s/f$m
+              echo $m > s/sub/g$m
+            done
+            echo o > s/sub/deeper/user
+            echo r > s/sub/user-root
+            echo g > s/sub/root-user
+            echo u > s/setuid
+            echo g > s/setgid
+            """;
+
+    /** After the scene is the user's (unprivileged rows): the modes and owners, chown first (it clears set-uid). */
+    static final String NEW_TREE_POST = """
+            chown 0:0 s/sub/deeper/user s/sub/user-root s/sub/root-user s/setuid s/setgid 2>/dev/null || true
+            chown "$U:$G" s/sub/deeper/user 2>/dev/null || true
+            chown "$U:0" s/sub/user-root 2>/dev/null || true
+            chown "0:$G" s/sub/root-user 2>/dev/null || true
+            for m in 0644 0664 0600 0755 0444 0640 0777 0700; do chmod $m s/f$m s/sub/g$m; done
+            chmod 4755 s/setuid
+            chmod 2755 s/setgid
+            chmod 0750 s/sub
+            """;
+
+    static List<Row> newTrees() {
+        List<Row> rows = new ArrayList<>();
+        List<String[]> dests = List.of(
+                new String[] {"new t", "", "s t"},
+                new String[] {"into t", "mkdir t\n", "s t/"},
+                new String[] {"into set-gid t of another group", "mkdir t\nchgrp \"$G\" t\nchmod 2777 t\n", "s t/"},
+                new String[] {"onto a copy without its subdirectory", "mkdir -p t/s\nchmod 0777 t t/s\n", "s t/"});
+        for (boolean user : List.of(false, true)) {
+            for (String[] d : dests) {
+                for (String opt : List.of("-a", "-rp", "-r --preserve=ownership", "-r --preserve=mode,timestamps")) {
+                    rows.add(Row.cp("metadata-new-tree", NEW_TREE + d[1], opt, d[2]).variant(d[0] + (user ? ", as cpxtest" : ", as root"))
+                            .unprivileged(user).post(NEW_TREE_POST).rule("copy.c: copy_reg's new file, then set_owner and the mode"));
+                }
+                for (String umask : List.of("002", "077", "000")) {
+                    rows.add(umask(Row.cp("metadata-new-tree", NEW_TREE + d[1], "-a", d[2]).variant(d[0] + (user ? ", as cpxtest" : ", as root"))
+                            .unprivileged(user).post(NEW_TREE_POST).rule("copy.c: copy_reg's new file, then set_owner and the mode"), umask));
+                }
+            }
+        }
+        return rows;
+    }
+
+    @TestFactory
+    Stream<DynamicTest> newTreesOwnersAndModes() {
+        return Differential.tests(newTrees());
+    }
+
     @TestFactory
     Stream<DynamicTest> parentDirectories() {
         return Differential.tests(parents());

@@ -1,0 +1,63 @@
+package dev.cpx.core.fs;
+
+/**
+ * What the kernel gives every entry made in a directory this run created, learnt once from that
+ * directory right after its {@code mkdir}: the owner and group (the process's file system user, and
+ * the directory's group, which is the process's or, in a set-gid directory, the directory's own), and
+ * whether the permission bits asked for are what the entry gets less the umask (no default ACL in
+ * the way). A copy whose source has those already needs no {@code fchown} or {@code fchmod} to
+ * preserve them: GNU cp skips its {@code fchown} the same way ({@code SAME_OWNER_AND_GROUP}, after an
+ * {@code fstat} of the copy), and sets no mode the copy was made with.
+ *
+ * <p>A directory this run makes inside such a directory gets the same: its owner and group by the
+ * same rule (a set-gid bit passes on with the group), and no default ACL before its own attributes are
+ * set, which is after its contents. {@link #UNKNOWN} where the directory shows anything else (a file
+ * system that gives another owner, as NFS does to a squashed root, or its own modes, as vfat does).
+ *
+ * @param uid the owner of a new entry, -1 when not known
+ * @param gid its group, -1 when not known
+ * @param umask the umask that alone takes bits off a new entry's mode, -1 when that is not known
+ */
+public record NewEntries(int uid, int gid, int umask) {
+
+    /** Nothing known: every attribute is set as it would be without this. */
+    public static final NewEntries UNKNOWN = new NewEntries(-1, -1, -1);
+
+    /** {@link #already}: the copy's owner and group are the source's. */
+    public static final int OWNER = 1;
+    /** {@link #already}: the copy's permission bits are the source's. */
+    public static final int MODE = 2;
+
+    /**
+     * What entries made in a directory just created get, from that directory's attributes right after
+     * its {@code mkdir} (owner {@code dirUid}, group {@code dirGid}, mode {@code dirMode}), made with
+     * permission bits {@code requested} by a process whose file system ids are {@code fsUid} and
+     * {@code fsGid}, with {@code umask}; {@code systemXattrs}: the directory has an extended attribute
+     * in the {@code system.} namespace (a default ACL, say), or its list could not be read.
+     */
+    public static NewEntries of(int dirUid, int dirGid, int dirMode, int requested, int fsUid, int fsGid, int umask,
+            boolean systemXattrs) {
+        boolean owner = fsUid >= 0 && dirUid == fsUid && ((dirMode & 02000) != 0 || dirGid == fsGid);
+        boolean modes = !systemXattrs && umask >= 0 && (dirMode & 01777) == (requested & 01777 & ~umask);
+        if (!owner && !modes) {
+            return UNKNOWN;
+        }
+        return new NewEntries(owner ? dirUid : -1, owner ? dirGid : -1, modes ? umask : -1);
+    }
+
+    /**
+     * Which of the attributes a file made here with permission bits {@code requested} has already of
+     * a source owned by {@code uid}, {@code gid} with permission bits {@code wanted} (set-uid, set-gid and
+     * sticky included, which a new file is never made with): {@link #OWNER}, {@link #MODE}, both or none.
+     */
+    public int already(int uid, int gid, int requested, int wanted) {
+        int kept = 0;
+        if (this.uid >= 0 && uid == this.uid && gid == this.gid) {
+            kept |= OWNER;
+        }
+        if (umask >= 0 && (wanted & 07000) == 0 && (requested & 0777 & ~umask) == wanted) {
+            kept |= MODE;
+        }
+        return kept;
+    }
+}

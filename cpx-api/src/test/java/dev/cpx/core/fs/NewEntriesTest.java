@@ -1,0 +1,62 @@
+package dev.cpx.core.fs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** What a directory just made says of the entries made in it, and what a copy made there has already: tables. */
+class NewEntriesTest {
+
+    @ParameterizedTest(name = "dir {0}:{1} mode {2}, made {3}, fs ids {4}:{5}, umask {6}, system xattrs {7}: {8}:{9}, umask {10}")
+    @CsvSource({
+        // The usual: owner and group are the process's, the mode is what was asked less the umask.
+        "0, 0, 0700, 0700, 0, 0, 022, false, 0, 0, 022",
+        "1000, 1000, 0700, 0700, 1000, 1000, 077, false, 1000, 1000, 077",
+        // A set-gid directory gives its own group, whatever the process's.
+        "1000, 50, 02700, 0700, 1000, 1000, 022, false, 1000, 50, 022",
+        // Another group without set-gid (a grpid mount, or a group changed meanwhile): not known.
+        "1000, 50, 0700, 0700, 1000, 1000, 022, false, -1, -1, 022",
+        // Another owner (NFS's squashed root, vfat's uid=): not known.
+        "65534, 65534, 0700, 0700, 0, 0, 022, false, -1, -1, 022",
+        // A default ACL (system.* attributes), or modes of the file system's own (vfat's dmask): modes not known.
+        "0, 0, 0700, 0700, 0, 0, 022, true, 0, 0, -1",
+        "0, 0, 0755, 0700, 0, 0, 022, false, 0, 0, -1",
+        // A sticky bit asked for is kept by mkdir; the umask takes what it takes.
+        "0, 0, 01750, 01770, 0, 0, 027, false, 0, 0, 027",
+        // The process's ids unknown: owners not known.
+        "0, 0, 0700, 0700, -1, -1, 022, false, -1, -1, 022",
+    })
+    void learntFromTheDirectory(int dirUid, int dirGid, String dirMode, String requested, int fsUid, int fsGid, String umask,
+            boolean system, int uid, int gid, String newUmask) {
+        NewEntries e = NewEntries.of(dirUid, dirGid, Integer.parseInt(dirMode, 8), Integer.parseInt(requested, 8), fsUid, fsGid,
+                Integer.parseInt(umask, 8), system);
+        assertEquals(new NewEntries(uid, gid, Integer.parseInt(newUmask, 8)), e);
+    }
+
+    @ParameterizedTest(name = "made here {0}:{1} umask {2}: a source {3}:{4} {6} made {5} has {7}")
+    @CsvSource({
+        // Owner and group both the source's: no fchown; the mode asked less the umask is the source's: no fchmod.
+        "0, 0, 022, 0, 0, 0644, 0644, 3",
+        "0, 0, 022, 0, 0, 0755, 0755, 3",
+        // The umask takes a bit the source has: the mode is set.
+        "0, 0, 022, 0, 0, 0664, 0664, 1",
+        "0, 0, 002, 0, 0, 0664, 0664, 3",
+        // Another owner or group: fchown.
+        "0, 0, 022, 1000, 0, 0644, 0644, 2",
+        "0, 0, 022, 0, 50, 0644, 0644, 2",
+        // Set-uid, set-gid, sticky: never made with them, always set.
+        "0, 0, 022, 0, 0, 0755, 04755, 1",
+        "0, 0, 022, 0, 0, 0755, 02755, 1",
+        // Made with owner-write added (an unprivileged copy's xattrs on a read-only file): set back.
+        "1000, 1000, 022, 1000, 1000, 0644, 0444, 1",
+        // Nothing known.
+        "-1, -1, -1, 0, 0, 0644, 0644, 0",
+        "-1, -1, 022, 0, 0, 0644, 0644, 2",
+        "0, 0, -1, 0, 0, 0644, 0644, 1",
+    })
+    void whatACopyHasAlready(int uid, int gid, String umask, int srcUid, int srcGid, String requested, String wanted, int already) {
+        NewEntries e = new NewEntries(uid, gid, umask.equals("-1") ? -1 : Integer.parseInt(umask, 8));
+        assertEquals(already, e.already(srcUid, srcGid, Integer.parseInt(requested, 8), Integer.parseInt(wanted, 8)));
+    }
+}
