@@ -215,6 +215,14 @@ public final class Directories {
      * through it.
      */
     public void finish(Entry e, State state, int fd) {
+        finish(e, state, fd, 0);
+    }
+
+    /**
+     * {@link #finish(Entry, State, int)} of a copy that has some of what it gets already
+     * ({@code already}: {@link dev.cpx.core.fs.NewEntries#NO_ACL}, no ACL to remove).
+     */
+    public void finish(Entry e, State state, int fd, int already) {
         if (state == State.FAILED) {
             return;
         }
@@ -226,7 +234,8 @@ public final class Directories {
         }
         Stat now = statOrNull(dst, fd);
         if (metadata.changesAny()) {
-            metadata.apply(e.source(), reach(dst, fd), dst, e.stat(), false, true, now == null ? 0 : now.permissions());
+            metadata.apply(e.source(), null, reach(dst, fd), dst, e.stat(), false, true, now == null ? 0 : now.permissions(), false,
+                    already);
         }
         if (!context.options().preserves(Attribute.MODE) && state == State.CREATED) {
             // The owner bits added while copying come off again.

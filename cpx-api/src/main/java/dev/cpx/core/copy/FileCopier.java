@@ -534,7 +534,7 @@ public final class FileCopier {
                     madeAs == null ? 0 : madeAs.already(st.uid(), st.gid(), CreationModes.of(st, context.options()) | extra, st.permissions()));
         }
         boolean restricted = !st.isRegular() && (CreationModes.of(st, context.options()) & ~restricted() & 0777 & ~Umask.get()) != 0;
-        if ((extra != 0 || restricted) && !context.options().preserves(Attribute.MODE)) {
+        if ((extra != 0 || restricted || ownerAfterAcl(st, file)) && !context.options().preserves(Attribute.MODE)) {
             // The bits added so the xattrs could be set come off again, those held back come back.
             metadata.chmod(e.source(), file.attributesPath(), e.target(), CreationModes.of(st, context.options()) & 0777 & ~Umask.get());
         }
@@ -600,6 +600,17 @@ public final class FileCopier {
                 // The source was only read: closing it cannot hurt the copy.
             }
         }
+    }
+
+    /**
+     * Whether the copy's mode is set after its owner where an ACL may have made it: GNU cp makes a file
+     * whose owner is to change without group and other bits ({@code --preserve=ownership} without the
+     * mode), and gives them back after the {@code fchown} by a {@code chmod} less the umask, which on
+     * a copy that inherited a default ACL sets its mask (elsewhere it changes nothing, and is not made).
+     */
+    private boolean ownerAfterAcl(Stat st, NewFile file) {
+        return context.options().preserves(Attribute.OWNERSHIP) && (file.madeAs() == null || file.madeAs().acls())
+                && (CreationModes.of(st, context.options()) & 077 & ~Umask.get()) != 0;
     }
 
     /**

@@ -82,7 +82,8 @@ public final class Metadata {
     /**
      * {@link #apply(Path, Path, Path, Path, Stat, boolean, boolean, int, boolean)} of a copy that has
      * some of the preserved attributes already ({@code already}: {@link NewEntries#OWNER},
-     * {@link NewEntries#MODE}, as the kernel made it), which are then not set again.
+     * {@link NewEntries#MODE}, as the kernel made it), which are then not set again, or no ACL
+     * ({@link NewEntries#NO_ACL}), so none to remove.
      */
     public boolean apply(Path src, Path srcOpen, Path dst, Path reportAs, Stat st, boolean symlink, boolean withXattrs,
             int destinationSpecial, boolean timesLast, int already) {
@@ -106,7 +107,7 @@ public final class Metadata {
             }
         }
         if (withXattrs && !symlink) {
-            xattrs.copy(src, srcOpen, dst, reportAs);
+            xattrs.copy(src, srcOpen, dst, reportAs, (already & NewEntries.NO_ACL) == 0, st.isDirectory());
         }
         if ((permissions & 07000) == 0) {
             permissions |= destinationSpecial & 07000;

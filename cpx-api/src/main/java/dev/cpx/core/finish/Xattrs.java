@@ -17,9 +17,9 @@ import java.util.List;
 
 /**
  * Extended attributes and POSIX ACLs, through the native extras. {@code --preserve=xattr} copies
- * every attribute (but SELinux labels, which belong to {@code context}); {@code --preserve=mode}
- * copies the ACLs ({@code system.posix_acl_access}, and {@code system.posix_acl_default} of
- * directories), as GNU cp does. Failures are reported as {@link XattrFailures} says.
+ * every attribute (but SELinux labels, which belong to {@code context}, and the ACLs);
+ * {@code --preserve=mode} copies the ACLs ({@code system.posix_acl_access}, and
+ * {@code system.posix_acl_default} of directories), as GNU cp does. Failures are reported as {@link XattrFailures} says.
  */
 public final class Xattrs {
 
@@ -66,8 +66,11 @@ public final class Xattrs {
      * attributes for DST" once where the destination supports none. {@code open}: the source's open
      * descriptor as a path ({@code /proc/self/fd/N}), read instead of pinning {@code src} again by its
      * name (the very file copied, two system calls fewer); null: {@code src} pinned through its directory.
+     * Where the ACLs are copied, an ACL the source has not is removed from {@code dst} (a directory's
+     * default ACL too), as GNU cp's copy of the ACLs leaves none: one inherited from a default ACL
+     * above the copy, or an existing file's; {@code copyMayHaveAcls} false: {@code dst} has none.
      */
-    void copy(Path src, Path open, Path dst, Path reportAs) {
+    void copy(Path src, Path open, Path dst, Path reportAs, boolean copyMayHaveAcls, boolean directory) {
         if (!all && !acls) {
             return;
         }
@@ -80,11 +83,15 @@ public final class Xattrs {
             }
             return;
         }
+        if (acls && copyMayHaveAcls) {
+            removeAclsNotIn(names, src, dst, reportAs, directory);
+        }
         IOException notSupported = null;
         for (String name : names) {
             boolean acl = name.equals(ACL_ACCESS) || name.equals(ACL_DEFAULT);
-            // SELinux labels belong to contexts; cpx's own --resume mark is not the file's.
-            if (name.equals(SELINUX) || name.equals(ResumeMarker.NAME) || !(all || acl)) {
+            // SELinux labels belong to contexts; cpx's own --resume mark is not the file's; ACLs to the
+            // mode (as libattr's /etc/xattr.conf has them for GNU cp: "permissions", not copied with xattrs alone).
+            if (name.equals(SELINUX) || name.equals(ResumeMarker.NAME) || (acl ? !acls : !all)) {
                 continue;
             }
             byte[] value;
@@ -116,6 +123,58 @@ public final class Xattrs {
             report(src, reportAs, Diagnostic.of("setting attributes for {0}", reportAs, Diagnostic.reasonOf(notSupported)), notSupported);
         }
     }
+
+    /**
+     * Removes from {@code dst} the ACLs that are not among the source's {@code names}: those the copy
+     * has (listed through its open descriptor where it can be, one call; nothing where the file system
+     * has no ACLs). A failure is reported as GNU cp reports its failure to set the ACL: "preserving
+     * permissions for DST" ({@code reportAs}).
+     */
+    private void removeAclsNotIn(List<String> names, Path src, Path dst, Path reportAs, boolean directory) {
+        List<String> has;
+        try {
+            has = namesOf(dst);
+        } catch (IOException e) {
+            has = directory ? BOTH_ACLS : ACCESS_ACL;
+        }
+        for (String acl : directory ? BOTH_ACLS : ACCESS_ACL) {
+            if (has.contains(acl) && !names.contains(acl)) {
+                try {
+                    effects.removeXattr(dst, acl);
+                } catch (IOException e) {
+                    if (!unsupported(e)) {
+                        outcomes.failed(src, reportAs, Diagnostic.of("preserving permissions for {0}", reportAs, Diagnostic.reasonOf(e)));
+                    }
+                }
+            }
+        }
+    }
+
+    /** The names on the copy {@code dst}: through its descriptor where it is one of cpx's open files, else by its path. */
+    private List<String> namesOf(Path dst) throws IOException {
+        int fd = anchors.active() ? Anchors.descriptorOf(dst) : -1;
+        if (fd >= 0) {
+            try {
+                List<String> names = anchors.descriptors().listXattrs(fd);
+                if (names != null) {
+                    return names;
+                }
+            } catch (IOException e) {
+                // A directory held O_PATH has no flistxattr: by its path.
+            }
+        }
+        try {
+            return extras.listXattrs(dst, true);
+        } catch (IOException e) {
+            if (unsupported(e)) {
+                return List.of();
+            }
+            throw e;
+        }
+    }
+
+    private static final List<String> ACCESS_ACL = List.of(ACL_ACCESS);
+    private static final List<String> BOTH_ACLS = List.of(ACL_ACCESS, ACL_DEFAULT);
 
     /** The names on the open source {@code open} ({@code /proc/self/fd/N}): by its descriptor where the engine can, no path resolved. */
     private List<String> listOpen(Path open) throws IOException {

@@ -14,19 +14,27 @@ package dev.cpx.core.fs;
  * set, which is after its contents. {@link #UNKNOWN} where the directory shows anything else (a file
  * system that gives another owner, as NFS does to a squashed root, or its own modes, as vfat does).
  *
+ * <p>Where modes are preserved, a copy's ACLs become its source's (GNU cp sets them, and so removes
+ * those a new entry inherits from a default ACL above it, or an existing file had): where the
+ * directory is known to have no ACLs ({@code acls} false, learnt also of a directory that existed),
+ * neither it nor what is made in it has one to remove.
+ *
  * @param uid the owner of a new entry, -1 when not known
  * @param gid its group, -1 when not known
  * @param umask the umask that alone takes bits off a new entry's mode, -1 when that is not known
+ * @param acls whether the directory may have ACLs, which what is made in it may inherit
  */
-public record NewEntries(int uid, int gid, int umask) {
+public record NewEntries(int uid, int gid, int umask, boolean acls) {
 
     /** Nothing known: every attribute is set as it would be without this. */
-    public static final NewEntries UNKNOWN = new NewEntries(-1, -1, -1);
+    public static final NewEntries UNKNOWN = new NewEntries(-1, -1, -1, true);
 
     /** {@link #already}: the copy's owner and group are the source's. */
     public static final int OWNER = 1;
     /** {@link #already}: the copy's permission bits are the source's. */
     public static final int MODE = 2;
+    /** {@link #already}, {@link #itself}: the copy has no ACL (none to remove where the source has none). */
+    public static final int NO_ACL = 4;
 
     /**
      * What entries made in a directory just created get, from that directory's attributes right after
@@ -39,16 +47,29 @@ public record NewEntries(int uid, int gid, int umask) {
             boolean systemXattrs) {
         boolean owner = fsUid >= 0 && dirUid == fsUid && ((dirMode & 02000) != 0 || dirGid == fsGid);
         boolean modes = !systemXattrs && umask >= 0 && (dirMode & 01777) == (requested & 01777 & ~umask);
-        if (!owner && !modes) {
+        if (!owner && !modes && systemXattrs) {
             return UNKNOWN;
         }
-        return new NewEntries(owner ? dirUid : -1, owner ? dirGid : -1, modes ? umask : -1);
+        return new NewEntries(owner ? dirUid : -1, owner ? dirGid : -1, modes ? umask : -1, systemXattrs);
+    }
+
+    /**
+     * What is known of entries made in a directory that existed: only whether it has ACLs
+     * ({@code systemXattrs}: it has {@code system.} extended attributes, or their list could not be read).
+     */
+    public static NewEntries existing(boolean systemXattrs) {
+        return systemXattrs ? UNKNOWN : new NewEntries(-1, -1, -1, false);
+    }
+
+    /** What the directory itself has already of what a copy gets: {@link #NO_ACL} or nothing. */
+    public int itself() {
+        return acls ? 0 : NO_ACL;
     }
 
     /**
      * Which of the attributes a file made here with permission bits {@code requested} has already of
      * a source owned by {@code uid}, {@code gid} with permission bits {@code wanted} (set-uid, set-gid and
-     * sticky included, which a new file is never made with): {@link #OWNER}, {@link #MODE}, both or none.
+     * sticky included, which a new file is never made with): {@link #OWNER}, {@link #MODE} and {@link #NO_ACL}, or none.
      */
     public int already(int uid, int gid, int requested, int wanted) {
         int kept = 0;
@@ -58,6 +79,6 @@ public record NewEntries(int uid, int gid, int umask) {
         if (umask >= 0 && (wanted & 07000) == 0 && (requested & 0777 & ~umask) == wanted) {
             kept |= MODE;
         }
-        return kept;
+        return acls ? kept : kept | NO_ACL;
     }
 }

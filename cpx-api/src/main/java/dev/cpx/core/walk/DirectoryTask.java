@@ -119,8 +119,8 @@ final class DirectoryTask extends Task {
             dirs.writtenCloses(p.dirs.writtenCloses());
             dirs.newEntries(p.dirs.newEntries());
         }
-        if (dirs != null && state == Directories.State.CREATED && dirs.newEntries() == null && dispatch.preservesOwnerOrMode()) {
-            dirs.newEntries(newEntries(dirs));
+        if (dirs != null && dirs.newEntries() == null && dispatch.preservesOwnerOrMode()) {
+            dirs.newEntries(state == Directories.State.CREATED ? newEntries(dirs) : NewEntries.existing(systemXattrs(dirs)));
         }
         if (dirs != null && dispatch.descriptors() != null) {
             copyOpen(dirs, state == Directories.State.CREATED ? Placement.NEW_PARENT : Placement.EXISTING_PARENT);
@@ -167,25 +167,31 @@ final class DirectoryTask extends Task {
      * What entries made in the copy {@code dirs} holds get ({@link NewEntries}), learnt from the copy
      * this run has just made: its attributes, and whether it has {@code system.} extended attributes
      * (a default ACL, which the kernel applies instead of the umask). Nothing has been made in it yet,
-     * and its own attributes are set only after its contents.
+     * and its own attributes are set only after its contents. Of a copy that existed only the latter
+     * is learnt.
      */
     private NewEntries newEntries(DirectoryPair dirs) {
         Stat made = context.anchors().statOrNull(dirs.target());
         if (made == null) {
             return NewEntries.UNKNOWN;
         }
-        boolean system;
+        return NewEntries.of(made.uid(), made.gid(), made.mode(), CreationModes.directoryWhileCopying(directory.stat(), context.options()),
+                Umask.fileSystemUser(), Umask.fileSystemGroup(), Umask.get(), systemXattrs(dirs));
+    }
+
+    /** Whether the copy has {@code system.} extended attributes (ACLs), or they could not be listed. */
+    private boolean systemXattrs(DirectoryPair dirs) {
         try {
-            system = false;
             for (String name : context.extras().listXattrs(Anchors.self(dirs.target()), true)) {
-                system |= name.startsWith("system.");
+                if (name.startsWith("system.")) {
+                    return true;
+                }
             }
+            return false;
         } catch (IOException e) {
             // Where the file system has no extended attributes, it has no ACLs either.
-            system = !"Operation not supported".equals(Diagnostic.reasonOf(e));
+            return !"Operation not supported".equals(Diagnostic.reasonOf(e));
         }
-        return NewEntries.of(made.uid(), made.gid(), made.mode(), CreationModes.directoryWhileCopying(directory.stat(), context.options()),
-                Umask.fileSystemUser(), Umask.fileSystemGroup(), Umask.get(), system);
     }
 
     /** Entries taken at a time by a worker copying an open directory's entries (see {@link Listing}). */
@@ -426,7 +432,8 @@ final class DirectoryTask extends Task {
         try {
             if (context.anchors().active()) {
                 // Its attributes through the descriptors held: the directories this task copied, whatever their names are now.
-                dispatch.directories().finish(directory, state, dirs.target());
+                dispatch.directories().finish(directory, state, dirs.target(),
+                        dirs.newEntries() == null ? 0 : dirs.newEntries().itself());
             } else {
                 dispatch.directories().finish(directory, state);
             }

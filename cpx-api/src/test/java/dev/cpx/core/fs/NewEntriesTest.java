@@ -31,32 +31,47 @@ class NewEntriesTest {
             boolean system, int uid, int gid, String newUmask) {
         NewEntries e = NewEntries.of(dirUid, dirGid, Integer.parseInt(dirMode, 8), Integer.parseInt(requested, 8), fsUid, fsGid,
                 Integer.parseInt(umask, 8), system);
-        assertEquals(new NewEntries(uid, gid, Integer.parseInt(newUmask, 8)), e);
+        assertEquals(uid < 0 && newUmask.equals("-1") && system ? NewEntries.UNKNOWN : new NewEntries(uid, gid, Integer.parseInt(newUmask, 8), system), e);
     }
 
-    @ParameterizedTest(name = "made here {0}:{1} umask {2}: a source {3}:{4} {6} made {5} has {7}")
+    @ParameterizedTest(name = "made here {0}:{1} umask {2}, ACLs {3}: a source {4}:{5} {7} made {6} has {8}")
     @CsvSource({
-        // Owner and group both the source's: no fchown; the mode asked less the umask is the source's: no fchmod.
-        "0, 0, 022, 0, 0, 0644, 0644, 3",
-        "0, 0, 022, 0, 0, 0755, 0755, 3",
+        // Owner and group both the source's: no fchown; the mode asked less the umask is the source's: no fchmod;
+        // no ACL in the directory: none inherited to remove.
+        "0, 0, 022, false, 0, 0, 0644, 0644, 7",
+        "0, 0, 022, false, 0, 0, 0755, 0755, 7",
         // The umask takes a bit the source has: the mode is set.
-        "0, 0, 022, 0, 0, 0664, 0664, 1",
-        "0, 0, 002, 0, 0, 0664, 0664, 3",
+        "0, 0, 022, false, 0, 0, 0664, 0664, 5",
+        "0, 0, 002, false, 0, 0, 0664, 0664, 7",
         // Another owner or group: fchown.
-        "0, 0, 022, 1000, 0, 0644, 0644, 2",
-        "0, 0, 022, 0, 50, 0644, 0644, 2",
+        "0, 0, 022, false, 1000, 0, 0644, 0644, 6",
+        "0, 0, 022, false, 0, 50, 0644, 0644, 6",
         // Set-uid, set-gid, sticky: never made with them, always set.
-        "0, 0, 022, 0, 0, 0755, 04755, 1",
-        "0, 0, 022, 0, 0, 0755, 02755, 1",
+        "0, 0, 022, false, 0, 0, 0755, 04755, 5",
+        "0, 0, 022, false, 0, 0, 0755, 02755, 5",
         // Made with owner-write added (an unprivileged copy's xattrs on a read-only file): set back.
-        "1000, 1000, 022, 1000, 1000, 0644, 0444, 1",
+        "1000, 1000, 022, false, 1000, 1000, 0644, 0444, 5",
+        // A directory with ACLs (a default one): what is made there may have one to remove.
+        "0, 0, -1, true, 0, 0, 0644, 0644, 1",
         // Nothing known.
-        "-1, -1, -1, 0, 0, 0644, 0644, 0",
-        "-1, -1, 022, 0, 0, 0644, 0644, 2",
-        "0, 0, -1, 0, 0, 0644, 0644, 1",
+        "-1, -1, -1, true, 0, 0, 0644, 0644, 0",
+        "-1, -1, 022, false, 0, 0, 0644, 0644, 6",
+        "0, 0, -1, false, 0, 0, 0644, 0644, 5",
     })
-    void whatACopyHasAlready(int uid, int gid, String umask, int srcUid, int srcGid, String requested, String wanted, int already) {
-        NewEntries e = new NewEntries(uid, gid, umask.equals("-1") ? -1 : Integer.parseInt(umask, 8));
+    void whatACopyHasAlready(int uid, int gid, String umask, boolean acls, int srcUid, int srcGid, String requested, String wanted,
+            int already) {
+        NewEntries e = new NewEntries(uid, gid, umask.equals("-1") ? -1 : Integer.parseInt(umask, 8), acls);
         assertEquals(already, e.already(srcUid, srcGid, Integer.parseInt(requested, 8), Integer.parseInt(wanted, 8)));
+    }
+
+    @ParameterizedTest(name = "a directory that existed, system xattrs {0}: its own {1}, a new file's {2}")
+    @CsvSource({
+        "false, 4, 4",
+        "true, 0, 0",
+    })
+    void ofADirectoryThatExisted(boolean system, int itself, int file) {
+        NewEntries e = NewEntries.existing(system);
+        assertEquals(itself, e.itself());
+        assertEquals(file, e.already(0, 0, 0644, 0644));
     }
 }

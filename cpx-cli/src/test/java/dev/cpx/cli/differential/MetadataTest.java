@@ -240,6 +240,7 @@ class MetadataTest {
                 new String[] {"new t", "", "s t"},
                 new String[] {"into t", "mkdir t\n", "s t/"},
                 new String[] {"into set-gid t of another group", "mkdir t\nchgrp \"$G\" t\nchmod 2777 t\n", "s t/"},
+                new String[] {"into t with a default ACL", "mkdir t\nchmod 0777 t\n! command -v setfacl >/dev/null || setfacl -d -m u:4242:rwx,g::rwx,o::r-x t\n", "s t/"},
                 new String[] {"onto a copy without its subdirectory", "mkdir -p t/s\nchmod 0777 t t/s\n", "s t/"});
         for (boolean user : List.of(false, true)) {
             for (String[] d : dests) {
@@ -251,6 +252,21 @@ class MetadataTest {
                     rows.add(umask(Row.cp("metadata-new-tree", NEW_TREE + d[1], "-a", d[2]).variant(d[0] + (user ? ", as cpxtest" : ", as root"))
                             .unprivileged(user).post(NEW_TREE_POST).rule("copy.c: copy_reg's new file, then set_owner and the mode"), umask));
                 }
+            }
+        }
+        // ACLs: a copy's become its source's where modes are preserved (GNU's copy_acl), none left inherited or old.
+        String setfacl = "! command -v setfacl >/dev/null || setfacl ";
+        List<String[]> acls = List.of(
+                new String[] {"a file into a directory with a default ACL", "echo a > f\nchmod 0664 f\nmkdir t\n" + setfacl
+                        + "-d -m u:4242:rwx,g::rwx t\n", "f t/"},
+                new String[] {"onto a file with an ACL", "echo a > f\nchmod 0664 f\necho old > g\n" + setfacl + "-m u:4343:rw g\n", "f g"},
+                new String[] {"onto directories with ACLs", "mkdir -p s/d t/s/d\necho a > s/d/f\n" + setfacl + "-m u:4343:rwx t/s t/s/d\n"
+                        + setfacl + "-d -m u:4343:rwx t/s/d\n", "s t/"},
+                new String[] {"a source with ACLs into a directory with a default ACL", "mkdir -p s/d t\necho a > s/d/f\n" + setfacl
+                        + "-m u:4444:r s/d/f\n" + setfacl + "-d -m u:4444:rx s/d\n" + setfacl + "-d -m u:4242:rwx t\n", "s t/"});
+        for (String[] a : acls) {
+            for (String opt : List.of("-a", "-rp", "-r --preserve=mode", "-r --preserve=ownership", "-r", "-r --preserve=xattr")) {
+                rows.add(Row.cp("metadata-acl", a[1], opt, a[2]).variant(a[0]).rule("copy.c: copy_acl where the mode is preserved"));
             }
         }
         return rows;
