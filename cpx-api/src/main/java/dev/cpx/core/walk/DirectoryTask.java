@@ -117,7 +117,9 @@ final class DirectoryTask extends Task {
             // Made in its parent's copy, so on its file system: what the parent learnt of its closes holds,
             // and so does what its new entries get, where the parent was made by this run too.
             dirs.writtenCloses(p.dirs.writtenCloses());
-            dirs.newEntries(p.dirs.newEntries());
+            if (p.state == Directories.State.CREATED) {
+                dirs.newEntries(p.dirs.newEntries());
+            }
         }
         if (dirs != null && dirs.newEntries() == null && dispatch.preservesOwnerOrMode()) {
             dirs.newEntries(state == Directories.State.CREATED ? newEntries(dirs) : NewEntries.existing(systemXattrs(dirs)));
