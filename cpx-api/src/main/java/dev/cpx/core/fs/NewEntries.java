@@ -11,8 +11,9 @@ package dev.cpx.core.fs;
  *
  * <p>A directory this run makes inside such a directory gets the same: its owner and group by the
  * same rule (a set-gid bit passes on with the group), and no default ACL before its own attributes are
- * set, which is after its contents. {@link #UNKNOWN} where the directory shows anything else (a file
- * system that gives another owner, as NFS does to a squashed root, or its own modes, as vfat does).
+ * set, which is after its contents. What the directory shows otherwise is not known (-1): the owner
+ * where the file system gives another (NFS to a squashed root), the modes where it gives its own
+ * (vfat) or a default ACL does; {@link #UNKNOWN} where nothing is.
  *
  * <p>Where modes are preserved, a copy's ACLs become its source's (GNU cp sets them, and so removes
  * those a new entry inherits from a default ACL above it, or an existing file had): where the
