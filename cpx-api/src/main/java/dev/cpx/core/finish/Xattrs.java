@@ -150,21 +150,10 @@ public final class Xattrs {
         }
     }
 
-    /** The names on the copy {@code dst}: through its descriptor where it is one of cpx's open files, else by its path. */
+    /** The names on the copy {@code dst} (as {@link #listOpen} lists them); none where the file system has no extended attributes. */
     private List<String> namesOf(Path dst) throws IOException {
-        int fd = anchors.active() ? Anchors.descriptorOf(dst) : -1;
-        if (fd >= 0) {
-            try {
-                List<String> names = anchors.descriptors().listXattrs(fd);
-                if (names != null) {
-                    return names;
-                }
-            } catch (IOException e) {
-                // A directory held O_PATH has no flistxattr: by its path.
-            }
-        }
         try {
-            return extras.listXattrs(dst, true);
+            return listOpen(dst);
         } catch (IOException e) {
             if (unsupported(e)) {
                 return List.of();
@@ -176,11 +165,24 @@ public final class Xattrs {
     private static final List<String> ACCESS_ACL = List.of(ACL_ACCESS);
     private static final List<String> BOTH_ACLS = List.of(ACL_ACCESS, ACL_DEFAULT);
 
-    /** The names on the open source {@code open} ({@code /proc/self/fd/N}): by its descriptor where the engine can, no path resolved. */
+    /**
+     * The names on {@code open}, one of cpx's open files ({@code /proc/self/fd/N}): by its descriptor
+     * where the engine can, no path resolved; by that path where not (a directory held {@code O_PATH}
+     * has no {@code flistxattr}).
+     */
     private List<String> listOpen(Path open) throws IOException {
         int fd = anchors.active() ? Anchors.descriptorOf(open) : -1;
-        List<String> names = fd >= 0 ? anchors.descriptors().listXattrs(fd) : null;
-        return names != null ? names : extras.listXattrs(open, true);
+        if (fd >= 0) {
+            try {
+                List<String> names = anchors.descriptors().listXattrs(fd);
+                if (names != null) {
+                    return names;
+                }
+            } catch (IOException e) {
+                // By its path below.
+            }
+        }
+        return extras.listXattrs(open, true);
     }
 
     /** A failure, as {@link XattrFailures} says: the entry's, a warning, or nothing. */
