@@ -9,6 +9,7 @@ import dev.cpx.core.finish.Metadata;
 import dev.cpx.core.finish.ResumeMarker;
 import dev.cpx.core.fs.Anchors;
 import dev.cpx.core.fs.Effects;
+import dev.cpx.core.fs.NewEntries;
 import dev.cpx.core.fs.Stat;
 import dev.cpx.core.fs.TempNames;
 import dev.cpx.core.fs.Umask;
@@ -205,24 +206,19 @@ public final class Directories {
 
     /** After everything below the directory is done: mode, ownership and times, as the options ask. */
     public void finish(Entry e, State state) {
-        finish(e, state, -1);
+        finish(e, state, -1, -1, 0);
     }
 
     /**
-     * {@link #finish(Entry, State)} of a copy held open as {@code fd} (-1: reached by its path): the
-     * directory this run copied into, whatever happened to its name meanwhile. Its attributes are read
-     * from the descriptor; its path ({@code /proc/self/fd/N}) is made only where something is changed
-     * through it.
+     * {@link #finish(Entry, State)} of a copy held open as {@code fd} (-1: reached by its path), its
+     * source as {@code sourceFd} (-1: by its path): the directories this run copied, whatever happened
+     * to their names meanwhile. The copy's attributes are read from its descriptor, and what it has
+     * already of what it gets is not set again ({@link NewEntries#kept}: its owner, its plain mode);
+     * {@code already}: {@link NewEntries#NO_ACL}, no ACL to remove. The source's extended attributes are
+     * listed through its descriptor. The copy's path ({@code /proc/self/fd/N}) is made only where
+     * something is changed through it.
      */
-    public void finish(Entry e, State state, int fd) {
-        finish(e, state, fd, 0);
-    }
-
-    /**
-     * {@link #finish(Entry, State, int)} of a copy that has some of what it gets already
-     * ({@code already}: {@link dev.cpx.core.fs.NewEntries#NO_ACL}, no ACL to remove).
-     */
-    public void finish(Entry e, State state, int fd, int already) {
+    public void finish(Entry e, State state, int sourceFd, int fd, int already) {
         if (state == State.FAILED) {
             return;
         }
@@ -234,8 +230,8 @@ public final class Directories {
         }
         Stat now = statOrNull(dst, fd);
         if (metadata.changesAny()) {
-            metadata.apply(e.source(), null, reach(dst, fd), dst, e.stat(), false, true, now == null ? 0 : now.permissions(), false,
-                    already);
+            metadata.apply(e.source(), sourceFd >= 0 ? Anchors.self(sourceFd) : null, reach(dst, fd), dst, e.stat(), false, true,
+                    now == null ? 0 : now.permissions(), false, now == null ? already : NewEntries.kept(now, e.stat(), already));
         }
         if (!context.options().preserves(Attribute.MODE) && state == State.CREATED) {
             // The owner bits added while copying come off again.

@@ -68,6 +68,25 @@ public record NewEntries(int uid, int gid, int umask, boolean acls) {
     }
 
     /**
+     * Which of the attributes a copy that is there has already, read from the copy itself ({@code copy},
+     * by its descriptor) against its source's ({@code source}), given what is known of it
+     * ({@code already}, kept): {@link #OWNER} where its owner and group are the source's (GNU cp skips
+     * its {@code fchown} then), {@link #MODE} where its permission bits are the source's, neither has a
+     * set-uid, set-gid or sticky bit (a {@code chmod} can take a set-gid bit off even when it asks for
+     * the same bits) and the copy has no ACL ({@link #NO_ACL} in {@code already}).
+     */
+    public static int kept(Stat copy, Stat source, int already) {
+        int kept = already;
+        if (copy.uid() == source.uid() && copy.gid() == source.gid()) {
+            kept |= OWNER;
+        }
+        if ((already & NO_ACL) != 0 && copy.permissions() == source.permissions() && (copy.permissions() & 07000) == 0) {
+            kept |= MODE;
+        }
+        return kept;
+    }
+
+    /**
      * Which of the attributes a file made here with permission bits {@code requested} has already of
      * a source owned by {@code uid}, {@code gid} with permission bits {@code wanted} (set-uid, set-gid and
      * sticky included, which a new file is never made with): {@link #OWNER}, {@link #MODE} and {@link #NO_ACL}, or none.

@@ -434,7 +434,7 @@ final class DirectoryTask extends Task {
         try {
             if (context.anchors().active()) {
                 // Its attributes through the descriptors held: the directories this task copied, whatever their names are now.
-                dispatch.directories().finish(directory, state, dirs.target(),
+                dispatch.directories().finish(directory, state, dirs.source(), dirs.target(),
                         dirs.newEntries() == null ? 0 : dirs.newEntries().itself());
             } else {
                 dispatch.directories().finish(directory, state);

@@ -74,4 +74,28 @@ class NewEntriesTest {
         assertEquals(itself, e.itself());
         assertEquals(file, e.already(0, 0, 0644, 0644));
     }
+
+    @ParameterizedTest(name = "a copy {0}:{1} {2} of a source {3}:{4} {5}, known {6}: has {7}")
+    @CsvSource({
+        // Owner, group and plain mode the source's, no ACL: nothing to set (GNU cp's fchown skipped the same way).
+        "0, 0, 0755, 0, 0, 0755, 4, 7",
+        // An ACL may be there: the mode is set (it sets the ACL too).
+        "0, 0, 0755, 0, 0, 0755, 0, 1",
+        // Another owner or group: set; another mode: set.
+        "1000, 0, 0755, 0, 0, 0755, 4, 6",
+        "0, 50, 0755, 0, 0, 0755, 4, 6",
+        "0, 0, 0700, 0, 0, 0755, 4, 5",
+        // Set-uid, set-gid, sticky on either: the mode is set (chmod may take an inherited set-gid bit off, as GNU's does).
+        "0, 0, 02755, 0, 0, 02755, 4, 5",
+        "0, 0, 02755, 0, 0, 0755, 4, 5",
+        "0, 0, 01777, 0, 0, 01777, 4, 5",
+    })
+    void whatACopyThereHasAlready(int uid, int gid, String mode, int srcUid, int srcGid, String srcMode, int known, int kept) {
+        assertEquals(kept, NewEntries.kept(directory(uid, gid, mode), directory(srcUid, srcGid, srcMode), known));
+    }
+
+    private static Stat directory(int uid, int gid, String mode) {
+        java.nio.file.attribute.FileTime t = java.nio.file.attribute.FileTime.fromMillis(0);
+        return new Stat(Stat.S_IFDIR | Integer.parseInt(mode, 8), 0, 1, 2, 2, uid, gid, 0, t, t, t);
+    }
 }
