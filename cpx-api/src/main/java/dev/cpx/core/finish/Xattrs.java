@@ -199,7 +199,11 @@ public final class Xattrs {
         }
     }
 
-    private static boolean unsupported(IOException e) {
+    /**
+     * Whether {@code e} says the file system has no extended attributes ({@code EOPNOTSUPP}, as the
+     * engines and the JDK word it): nothing to copy or to remove there, no ACL either.
+     */
+    public static boolean unsupported(IOException e) {
         return Diagnostic.reasonOf(e).equals("Operation not supported");
     }
 

@@ -21,6 +21,7 @@ import dev.cpx.spi.DirectoryEntries;
 import dev.cpx.core.fs.Stat;
 import dev.cpx.core.run.RunContext;
 import dev.cpx.core.run.Task;
+import dev.cpx.core.finish.Xattrs;
 import dev.cpx.spi.support.PathBytes;
 import java.io.IOException;
 import java.nio.file.DirectoryIteratorException;
@@ -192,7 +193,7 @@ final class DirectoryTask extends Task {
             return false;
         } catch (IOException e) {
             // Where the file system has no extended attributes, it has no ACLs either.
-            return !"Operation not supported".equals(Diagnostic.reasonOf(e));
+            return !Xattrs.unsupported(e);
         }
     }
 
