@@ -5,7 +5,9 @@ import java.util.OptionalLong;
 /**
  * Whether the close of a file written on a file system may be put off (done later with others,
  * its result not looked at): only where the kernel's close of a file there never reports an error,
- * the local file systems without a {@code flush} operation: ext2/3/4, XFS and tmpfs. Elsewhere —
+ * the local file systems without a {@code flush} operation (ext2/3/4, XFS, btrfs, tmpfs) or whose
+ * {@code flush} always returns 0 (F2FS's, which only rolls back an atomic write of a dying
+ * process): {@code close} reports nothing else ({@code filp_flush}). Elsewhere —
  * NFS, CIFS, FUSE, and wherever the type is not known — a write error may first show there, so the
  * file is closed at once and its close checked.
  */
@@ -15,6 +17,8 @@ final class WrittenCloses {
     static final long EXT4 = 0xEF53L;
     static final long XFS = 0x58465342L;
     static final long TMPFS = 0x01021994L;
+    static final long BTRFS = 0x9123683EL;
+    static final long F2FS = 0xF2F52010L;
 
     private WrittenCloses() {
     }
@@ -25,6 +29,6 @@ final class WrittenCloses {
             return false;
         }
         long type = fileSystemType.getAsLong();
-        return type == EXT4 || type == XFS || type == TMPFS;
+        return type == EXT4 || type == XFS || type == TMPFS || type == BTRFS || type == F2FS;
     }
 }

@@ -18,8 +18,8 @@ class WrittenClosesTest {
         "cifs, FF534D42, false",
         "smb2, FE534D42, false",
         "fuse, 65735546, false",
-        "btrfs, 9123683E, false",
-        "f2fs, F2F52010, false",
+        "btrfs, 9123683E, true",
+        "f2fs, F2F52010, true",
         "overlayfs, 794C7630, false",
         "9p, 01021997, false",
     })
