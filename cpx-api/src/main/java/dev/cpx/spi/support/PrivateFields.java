@@ -1,5 +1,8 @@
 package dev.cpx.spi.support;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.reflect.Field;
 import java.util.Optional;
 
@@ -10,7 +13,8 @@ import java.util.Optional;
  * start); so on JDK 17 to 23 cpx starts without it and reads the fields through
  * {@code sun.misc.Unsafe}. From JDK 24 on, {@code Unsafe}'s field access prints a warning, so there
  * the launchers open the packages and callers use reflection: {@link #find} is empty. So it is
- * with {@code -Dcpx.privateFields=false}, for a JVM run as if on a later JDK.
+ * with {@code -Dcpx.privateFields=false}, for a JVM run as if on a later JDK. The same two ways
+ * reach a JDK method ({@link #method}).
  */
 public final class PrivateFields {
 
@@ -118,5 +122,30 @@ public final class PrivateFields {
     /** Makes the writes to a freshly made object visible before it is published. */
     public static void publish() {
         UNSAFE.storeFence();
+    }
+
+    /**
+     * The method {@code name} of the JDK's {@code className} ({@code static} or not, as
+     * {@code isStatic} says), of {@code type} (without the receiver), as a method handle; empty
+     * where this JDK has no such method or cpx may not reach it. Found through reflection where the
+     * launchers opened its package (JDK 24 and later), else through the JDK's own lookup, read with
+     * {@code Unsafe} as the fields are.
+     */
+    public static Optional<MethodHandle> method(String className, String name, MethodType type, boolean isStatic) {
+        try {
+            Class<?> c = Class.forName(className, false, ClassLoader.getPlatformClassLoader());
+            MethodHandles.Lookup lookup;
+            if (opened(c)) {
+                lookup = MethodHandles.privateLookupIn(c, MethodHandles.lookup());
+            } else if (UNSAFE != null) {
+                Field f = MethodHandles.Lookup.class.getDeclaredField("IMPL_LOOKUP");
+                lookup = (MethodHandles.Lookup) UNSAFE.getObject(UNSAFE.staticFieldBase(f), UNSAFE.staticFieldOffset(f));
+            } else {
+                return Optional.empty();
+            }
+            return Optional.of(isStatic ? lookup.findStatic(c, name, type) : lookup.findVirtual(c, name, type));
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            return Optional.empty();
+        }
     }
 }

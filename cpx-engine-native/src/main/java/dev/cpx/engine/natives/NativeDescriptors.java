@@ -180,11 +180,27 @@ final class NativeDescriptors implements Descriptors {
 
     private static int openAt(int directory, byte[] name, int flags, int mode) throws IOException {
         long c = BUFFERS.get().name(name);
-        int fd = c != 0 ? LibCBuffers.openat(directory, c, flags, mode) : LibCAt.openat(directory, cName(name), flags, mode);
+        if (c != 0) {
+            int fd = openat(directory, c, flags, mode);
+            if (fd < 0) {
+                throw Errno.forName(-fd, name);
+            }
+            return fd;
+        }
+        int fd = LibCAt.openat(directory, cName(name), flags, mode);
         if (fd < 0) {
             throw Errno.forName(LibC.errno(), name);
         }
         return fd;
+    }
+
+    /** {@code openat(2)} of a NUL-terminated name at {@code path}: the descriptor, or -errno. */
+    private static int openat(int directory, long path, int flags, int mode) {
+        if (JdkOpenat.AVAILABLE) {
+            return JdkOpenat.openat(directory, path, flags, mode);
+        }
+        int fd = LibCBuffers.openat(directory, path, flags, mode);
+        return fd >= 0 ? fd : -LibC.errno();
     }
 
     private static int open(Path path, int flags) throws IOException {
@@ -314,9 +330,9 @@ final class NativeDescriptors implements Descriptors {
 
     @Override
     public OptionalInt createUnnamed(int directory, int mode) throws IOException {
-        int fd = LibCBuffers.openat(directory, DOT_NAME, Fcntl.CREATE_UNNAMED, mode & 07777);
+        int fd = openat(directory, DOT_NAME, Fcntl.CREATE_UNNAMED, mode & 07777);
         if (fd < 0) {
-            int errno = LibC.errno();
+            int errno = -fd;
             if (Errno.meansNoUnnamedFiles(errno)) {
                 return OptionalInt.empty();
             }
