@@ -95,4 +95,59 @@ class CloseBatchTest {
         b.flush();
         assertEquals(List.of("range 3-5", "close 3", "close 4", "close 5", "close 7", "close 8"), c.made);
     }
+
+    /**
+     * Out of descriptors, an engine asks for room before each new try: what waits is closed at once;
+     * with nothing waiting it waits (for the other workers' files) and says to try again, until
+     * {@link CloseBatch#ROOM_TRIES} tries; and a close another thread is making is waited for, so
+     * the numbers are free when the try is made.
+     */
+    @Test
+    void makingRoomClosesWhatWaitsAndLetsAnOpenBeTriedABoundedNumberOfTimes() throws Exception {
+        Calls c = new Calls(0);
+        CloseBatch b = new CloseBatch(c);
+        List.of(3, 4, 6).forEach(b::add);
+        assertEquals(true, b.makeRoom(0));
+        assertEquals(List.of("range 3-4", "close 6"), c.made);
+        assertEquals(true, b.makeRoom(1), "nothing waits: a millisecond for the other workers, then another try");
+        assertEquals(false, b.makeRoom(CloseBatch.ROOM_TRIES));
+
+        java.util.concurrent.CountDownLatch closing = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        List<String> closed = java.util.Collections.synchronizedList(new ArrayList<>());
+        CloseBatch slow = new CloseBatch(new CloseBatch.Closer() {
+            @Override
+            public void close(int fd) {
+                closing.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                closed.add("close " + fd);
+            }
+
+            @Override
+            public int closeRange(int first, int last) {
+                return Errno.ENOSYS;
+            }
+        });
+        slow.add(9);
+        Thread flusher = new Thread(slow::flush);
+        flusher.start();
+        closing.await();
+        Thread releaser = new Thread(() -> {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            release.countDown();
+        });
+        releaser.start();
+        assertEquals(true, slow.makeRoom(0));
+        assertEquals(List.of("close 9"), closed, "the other thread's close was made before the new try");
+        flusher.join();
+        releaser.join();
+    }
 }

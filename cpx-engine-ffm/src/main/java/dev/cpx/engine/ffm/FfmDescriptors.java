@@ -96,7 +96,7 @@ final class FfmDescriptors implements Descriptors {
         if (!s.pathA(PathBytes.of(path))) {
             throw Errno.forPath(Errno.ENAMETOOLONG, path);
         }
-        int fd = LibC.openat(s, Fcntl.AT_FDCWD, s.pathA, flags, 0);
+        int fd = openat(s, Fcntl.AT_FDCWD, flags, 0);
         if (fd < 0) {
             throw Errno.forPath(s.errno(), path);
         }
@@ -181,10 +181,23 @@ final class FfmDescriptors implements Descriptors {
         NoReplaceRename.rename(RENAMES, fromDirectory, from, toDirectory, to);
     }
 
+    /**
+     * {@code openat(2)} of {@code s.pathA}: the descriptor, or -1 with the errno in {@code s}. Out of
+     * descriptors ({@code EMFILE}), it makes the closes put off ({@link CloseBatch#makeRoom}) and
+     * tries again.
+     */
+    private static int openat(Scratch s, int directory, int flags, int mode) {
+        int fd = LibC.openat(s, directory, s.pathA, flags, mode);
+        for (int i = 0; fd < 0 && s.errno() == Errno.EMFILE && CLOSES.makeRoom(i); i++) {
+            fd = LibC.openat(s, directory, s.pathA, flags, mode);
+        }
+        return fd;
+    }
+
     private static int openAt(int directory, byte[] name, int flags, int mode) throws IOException {
         Scratch s = Scratch.get();
         name(s, name);
-        int fd = LibC.openat(s, directory, s.pathA, flags, mode);
+        int fd = openat(s, directory, flags, mode);
         if (fd < 0) {
             throw Errno.forName(s.errno(), name);
         }
@@ -294,7 +307,7 @@ final class FfmDescriptors implements Descriptors {
     public OptionalInt createUnnamed(int directory, int mode) throws IOException {
         Scratch s = Scratch.get();
         s.pathA(DOT);
-        int fd = LibC.openat(s, directory, s.pathA, Fcntl.CREATE_UNNAMED, mode & 07777);
+        int fd = openat(s, directory, Fcntl.CREATE_UNNAMED, mode & 07777);
         if (fd < 0) {
             int errno = s.errno();
             if (Errno.meansNoUnnamedFiles(errno)) {

@@ -187,15 +187,27 @@ final class NativeDescriptors implements Descriptors {
             }
             return fd;
         }
-        int fd = LibCAt.openat(directory, cName(name), flags, mode);
+        int fd = openat(directory, cName(name), flags, mode);
         if (fd < 0) {
-            throw Errno.forName(LibC.errno(), name);
+            throw Errno.forName(-fd, name);
         }
         return fd;
     }
 
-    /** {@code openat(2)} of a NUL-terminated name at {@code path}: the descriptor, or -errno. */
+    /**
+     * {@code openat(2)} of a NUL-terminated name at {@code path}: the descriptor, or -errno. Out of
+     * descriptors ({@code EMFILE}), it makes the closes put off ({@link CloseBatch#makeRoom}) and
+     * tries again.
+     */
     private static int openat(int directory, long path, int flags, int mode) {
+        int fd = openatOnce(directory, path, flags, mode);
+        for (int i = 0; fd == -Errno.EMFILE && CLOSES.makeRoom(i); i++) {
+            fd = openatOnce(directory, path, flags, mode);
+        }
+        return fd;
+    }
+
+    private static int openatOnce(int directory, long path, int flags, int mode) {
         if (JdkOpenat.AVAILABLE) {
             return JdkOpenat.openat(directory, path, flags, mode);
         }
@@ -203,10 +215,19 @@ final class NativeDescriptors implements Descriptors {
         return fd >= 0 ? fd : -LibC.errno();
     }
 
+    /** {@code openat(2)} of a NUL-terminated name in {@code cName} (a name too long for the buffer, a path), as {@link #openat(int, long, int, int)}. */
+    private static int openat(int directory, byte[] cName, int flags, int mode) {
+        int fd = LibCAt.openat(directory, cName, flags, mode);
+        for (int i = 0; fd < 0 && LibC.errno() == Errno.EMFILE && CLOSES.makeRoom(i); i++) {
+            fd = LibCAt.openat(directory, cName, flags, mode);
+        }
+        return fd >= 0 ? fd : -LibC.errno();
+    }
+
     private static int open(Path path, int flags) throws IOException {
-        int fd = LibCAt.openat(Fcntl.AT_FDCWD, cName(PathBytes.of(path)), flags, 0);
+        int fd = openat(Fcntl.AT_FDCWD, cName(PathBytes.of(path)), flags, 0);
         if (fd < 0) {
-            throw Errno.forPath(LibC.errno(), path);
+            throw Errno.forPath(-fd, path);
         }
         return fd;
     }
