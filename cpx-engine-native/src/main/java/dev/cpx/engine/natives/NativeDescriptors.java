@@ -180,14 +180,7 @@ final class NativeDescriptors implements Descriptors {
 
     private static int openAt(int directory, byte[] name, int flags, int mode) throws IOException {
         long c = BUFFERS.get().name(name);
-        if (c != 0) {
-            int fd = openat(directory, c, flags, mode);
-            if (fd < 0) {
-                throw Errno.forName(-fd, name);
-            }
-            return fd;
-        }
-        int fd = openat(directory, cName(name), flags, mode);
+        int fd = c != 0 ? openat(directory, c, flags, mode) : openat(directory, cName(name), flags, mode);
         if (fd < 0) {
             throw Errno.forName(-fd, name);
         }
