@@ -521,16 +521,13 @@ public final class Anchors {
     }
 
     /**
-     * Whether {@code path} is {@code PATH_MAX} bytes or longer: reached as given then, the kernel
-     * refuses it ({@code ENAMETOOLONG}) as it refuses GNU cp, which resolves whole paths: a tree as
-     * deep as that is copied as far as GNU cp copies it, and no deeper (which also bounds the
-     * descriptors held to the depth of such a path).
+     * Whether {@code path} is beyond GNU cp's reach ({@link PathLimit}): reached as given then, the
+     * kernel refuses it as it refuses GNU cp (which also bounds the descriptors held to the depth of
+     * such a path).
      */
     private static boolean tooLong(Path path) {
-        return PathBytes.of(path).length >= PATH_MAX;
+        return PathLimit.tooLong(path);
     }
-
-    private static final int PATH_MAX = 4096;
 
     private static boolean isDots(Path name) {
         byte[] b = PathBytes.of(name);

@@ -14,6 +14,7 @@ import dev.cpx.core.copy.Place;
 import dev.cpx.core.fs.Anchors;
 import dev.cpx.core.fs.DirectoryPair;
 import dev.cpx.core.fs.NewEntries;
+import dev.cpx.core.fs.PathLimit;
 import dev.cpx.core.fs.Umask;
 import dev.cpx.core.decide.CreationModes;
 import dev.cpx.spi.Descriptors;
@@ -22,6 +23,7 @@ import dev.cpx.core.fs.Stat;
 import dev.cpx.core.run.RunContext;
 import dev.cpx.core.run.Task;
 import dev.cpx.core.finish.Xattrs;
+import dev.cpx.spi.support.Errno;
 import dev.cpx.spi.support.PathBytes;
 import java.io.IOException;
 import java.nio.file.DirectoryIteratorException;
@@ -243,6 +245,9 @@ final class DirectoryTask extends Task {
         final InsertionOrder order;
         final Path from = PathBytes.withoutTrailingSlashes(directory.source());
         final Path into = PathBytes.withoutTrailingSlashes(directory.target());
+        /** The byte lengths of {@link #from} and {@link #into}: how long an entry's name may be within GNU's reach. */
+        final int fromBytes = PathBytes.of(from).length;
+        final int intoBytes = PathBytes.of(into).length;
         final boolean towardsCopy = operand.leadsToCopy(directory.stat());
         final AtomicInteger nextChunk = new AtomicInteger();
         final Placement placement;
@@ -278,6 +283,16 @@ final class DirectoryTask extends Task {
             byte[] name = list.name(k);
             int type = list.type(k);
             Stat st = null;
+            if (PathLimit.tooLong(Math.max(fromBytes, intoBytes), name.length)) {
+                if (PathLimit.tooLong(fromBytes, name.length)) {
+                    // GNU cp's first call for it, the source's stat by its path, fails.
+                    order.skip(i);
+                    cannotStat(from.resolve(PathBytes.path(name)), Errno.forName(Errno.ENAMETOOLONG, name));
+                    return;
+                }
+                // Its copy's path is: made by that path, as GNU cp makes it, it fails where GNU's does.
+                type = DirectoryEntries.UNKNOWN;
+            }
             if (type == DirectoryEntries.REGULAR) {
                 FileCopier.Left left = dispatch.files().copyAt(new Place(dirs, name), from, into, new Naming(order, i),
                         Dispatch.NAMED_OUT_OF_TURN, dispatch.linksTracked, placement);
@@ -367,6 +382,11 @@ final class DirectoryTask extends Task {
                 try {
                     Stat cst = stat(secure, name, read, false);
                     inode = cst.ino();
+                    if (open != null && PathLimit.tooLong(child)) {
+                        // Beyond GNU cp's reach: its stat by the whole path fails, in the entry's turn.
+                        entries.add(new Listed(child, name, null, inode, Errno.forPath(Errno.ENAMETOOLONG, child)));
+                        continue;
+                    }
                     if (follow && cst.isSymlink()) {
                         cst = stat(secure, name, read, true);
                     }
