@@ -12,6 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Entries whose source or copy path reaches {@code PATH_MAX} (4,096 bytes), against GNU cp, for
@@ -88,6 +89,28 @@ class LongPathTest {
         // The same lines; their order follows each program's walk of the directory (GNU's readdir order on tmpfs).
         assertEquals(sortedLines(gnu.err().replace(Cli.GNU_CP + ": ", "cp: ").replace(gnuCopy, "COPY")), sortedLines(cpx.err().replace(cpxCopy, "COPY")), context);
         assertEquals(tree(gnuCopy), tree(cpxCopy), context);
+    }
+
+    /**
+     * A new copy of 250 bytes is made under a staging name of 46 (a digest: {@code .NAME.cpx-part}
+     * would pass 255 bytes), so a path beyond GNU's reach in the copy is within it at the staging
+     * name: it must still be refused, as GNU's final path is.
+     */
+    @ParameterizedTest(name = "engine={0}")
+    @ValueSource(strings = {"native", "nio"})
+    void aCopyStagedUnderAShorterNameStopsWhereGnuStops(String engine) throws Exception {
+        String name = "n".repeat(250);
+        // Entries of the deepest directory: 250 + 2 * 1917 + 13 = 4,097 bytes in the copy, 3,848 in the source.
+        run(dir, "mkdir -p s/" + chain(1917) + " && cd -P s/" + chain(1917) + " && " + ENTRIES);
+        Cli.Result gnu = Cli.gnu(dir, "-r", "s", name);
+        // GNU's copy set aside, so that cpx makes the same new copy under the same name (its messages name it).
+        run(dir, "mv " + name + " gnu");
+        Cli.Result cpx = Cli.cpxAs("cp", dir, Map.of(), "--engine=" + engine, "-r", "s", name);
+        String context = "GNU:\n" + gnu + "\ncpx:\n" + cpx;
+        assertEquals(1, gnu.exit(), () -> "the scene reaches PATH_MAX for GNU cp\n" + context);
+        assertEquals(gnu.exit(), cpx.exit(), context);
+        assertEquals(sortedLines(gnu.err().replace(Cli.GNU_CP + ": ", "cp: ")), sortedLines(cpx.err()), context);
+        assertEquals(tree("gnu"), tree(name), context);
     }
 
     private static List<String> sortedLines(String s) {

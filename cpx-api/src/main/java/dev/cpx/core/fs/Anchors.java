@@ -492,9 +492,12 @@ public final class Anchors {
         staged.remove(PathBytes.withoutTrailingSlashes(target));
     }
 
-    /** {@code path}, or where it is while the copy it is in is made under a staging name. */
+    /**
+     * {@code path}, or where it is while the copy it is in is made under a staging name. A path beyond
+     * GNU cp's reach stays as it is, to be refused as GNU's is, whatever the length of the staging name.
+     */
     private Path unstaged(Path path) {
-        if (staged.isEmpty()) {
+        if (staged.isEmpty() || tooLong(path)) {
             return path;
         }
         for (Path p = path; p != null; p = p.getParent()) {
