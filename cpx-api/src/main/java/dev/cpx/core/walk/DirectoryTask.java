@@ -290,7 +290,7 @@ final class DirectoryTask extends Task {
                     cannotStat(from.resolve(PathBytes.path(name)), Errno.forName(Errno.ENAMETOOLONG, name));
                     return;
                 }
-                // Its copy's path is: made by that path, as GNU cp makes it, it fails where GNU's does.
+                // Only its copy's path is beyond: made by that path, as GNU cp makes it, it fails where GNU's does.
                 type = DirectoryEntries.UNKNOWN;
             }
             if (type == DirectoryEntries.REGULAR) {
