@@ -250,7 +250,7 @@ public final class Anchors {
 
     private int openSide(Path dir, boolean source, boolean follow) throws IOException {
         Path parent = dir.getParent();
-        Held p = parent == null || tooLong(dir) ? null : held.get(parent);
+        Held p = parent == null || PathLimit.tooLong(dir) ? null : held.get(parent);
         if (p != null && p.pair().tryRetain()) {
             try {
                 byte[] name = PathBytes.of(dir.getFileName());
@@ -497,7 +497,7 @@ public final class Anchors {
      * GNU cp's reach stays as it is, to be refused as GNU's is, whatever the length of the staging name.
      */
     private Path unstaged(Path path) {
-        if (staged.isEmpty() || tooLong(path)) {
+        if (staged.isEmpty() || PathLimit.tooLong(path)) {
             return path;
         }
         for (Path p = path; p != null; p = p.getParent()) {
@@ -511,7 +511,9 @@ public final class Anchors {
 
     /** {@code path}'s directory, retained, where it is held; else null. */
     private Held heldParent(Path path) {
-        if (held == null || held.isEmpty() || tooLong(path)) {
+        // Beyond GNU cp's reach a path is resolved as given, so the kernel refuses it as it refuses GNU
+        // cp (which also bounds the directories held to the depth of such a path).
+        if (held == null || held.isEmpty() || PathLimit.tooLong(path)) {
             return null;
         }
         Path parent = path.getParent();
@@ -521,15 +523,6 @@ public final class Anchors {
         }
         Held h = held.get(parent);
         return h != null && h.pair().tryRetain() ? h : null;
-    }
-
-    /**
-     * Whether {@code path} is beyond GNU cp's reach ({@link PathLimit}): reached as given then, the
-     * kernel refuses it as it refuses GNU cp (which also bounds the descriptors held to the depth of
-     * such a path).
-     */
-    private static boolean tooLong(Path path) {
-        return PathLimit.tooLong(path);
     }
 
     private static boolean isDots(Path name) {

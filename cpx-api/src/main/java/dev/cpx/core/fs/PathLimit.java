@@ -13,7 +13,7 @@ import java.nio.file.Path;
 public final class PathLimit {
 
     /** Linux's {@code PATH_MAX}, the terminating NUL included: a path of this many bytes is refused. */
-    public static final int PATH_MAX = 4096;
+    private static final int PATH_MAX = 4096;
 
     private PathLimit() {
     }
