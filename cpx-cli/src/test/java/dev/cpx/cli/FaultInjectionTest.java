@@ -84,6 +84,47 @@ class FaultInjectionTest {
         assertNoIncompleteFile(src, dir.resolve("copy"));
     }
 
+    /**
+     * A tree deeper than the descriptor limit allows two descriptors a level for (a chain of 300
+     * directories, beside 24 shallow ones, under {@code ulimit -n 64}), which GNU cp copies by paths:
+     * so does cpx, parking the directories it waits on and opening them again at their end, where
+     * {@code -a} gives them their modes and times. Before, the chain failed with "Too many open files"
+     * (each directory held open until everything below it was done).
+     */
+    @ParameterizedTest(name = "engine={0}")
+    @ValueSource(strings = {"native", "nio"})
+    void aTreeDeeperThanTheDescriptorLimitCopiesAsGnuCpCopiesIt(String engine) throws Exception {
+        Path src = Files.createDirectories(dir.resolve("src"));
+        Path deep = src;
+        for (int i = 0; i < 300; i++) {
+            deep = Files.createDirectory(deep.resolve(i % 2 == 0 ? "d" : "e"));
+            if (i % 25 == 0) {
+                Files.write(deep.resolve("f"), Trees.randomBytes(i * 10, i));
+                Files.createSymbolicLink(deep.resolve("l"), Path.of("f"));
+            }
+        }
+        for (int i = 0; i < 24; i++) {
+            Path side = Files.createDirectories(src.resolve("s" + i + "/t/u"));
+            Files.write(side.resolve("g"), Trees.randomBytes(100 + i, i));
+        }
+        // Modes and times the copies must give the directories after their contents.
+        for (Path p = deep; !p.equals(src); p = p.getParent()) {
+            if (p.getNameCount() % 7 == 0) {
+                Files.setPosixFilePermissions(p, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-x---"));
+            }
+            Files.setLastModifiedTime(p, java.nio.file.attribute.FileTime.fromMillis(1_000_000_000_000L + p.getNameCount()));
+        }
+        String limited = "ulimit -n 64; exec \"$@\"";
+        Cli.Result gnu = Cli.runScript(dir, Map.of(), null, limited, List.of(Cli.GNU_CP.toString(), "-a", "src", "gnu"));
+        assertEquals(0, gnu.exit(), gnu::toString);
+        List<String> command = new ArrayList<>(Cli.javaCommand("cpx"));
+        command.addAll(List.of("--engine=" + engine, "-a", "src", "copy"));
+        Cli.Result cpx = Cli.runScript(dir, Map.of(), null, limited, command);
+        assertEquals(0, cpx.exit(), cpx::toString);
+        assertEquals("", cpx.err());
+        Trees.assertSameTree(dir.resolve("gnu"), dir.resolve("copy"), Detail.MODE, Detail.MTIME);
+    }
+
     @ParameterizedTest(name = "engine={0}")
     @ValueSource(strings = {"native", "nio"})
     void diskFullFailsEachFileThatDoesNotFitAndResumeFinishesOnceThereIsSpace(String engine) throws Exception {

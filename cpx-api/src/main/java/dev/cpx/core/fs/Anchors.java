@@ -121,19 +121,21 @@ public final class Anchors {
         }
         Path from = PathBytes.withoutTrailingSlashes(source);
         Path into = PathBytes.withoutTrailingSlashes(target);
+        DirectoryPair.Origin[] origins = new DirectoryPair.Origin[2];
         int s;
         try {
-            s = openSide(from, true, followSource);
+            s = openSide(from, true, followSource, origins);
         } catch (IOException e) {
             throw new OpenFailure(source, true, e);
         }
         try {
             if (stagedAs != null) {
-                return DirectoryPair.of(descriptors, s, openSide(PathBytes.withoutTrailingSlashes(stagedAs), false, false), true);
+                return DirectoryPair.of(descriptors, s, openSide(PathBytes.withoutTrailingSlashes(stagedAs), false, false, origins), true);
             }
             Held parent = into.getParent() == null ? null : held.get(into.getParent());
             boolean staged = parent != null && parent.pair().staged();
-            return DirectoryPair.of(descriptors, s, openSide(into, false, followTarget), staged);
+            int t = openSide(into, false, followTarget, origins);
+            return DirectoryPair.of(descriptors, s, t, staged, origins[0], origins[1]);
         } catch (IOException e) {
             descriptors.close(s);
             throw new OpenFailure(target, false, e);
@@ -248,13 +250,19 @@ public final class Anchors {
         }
     }
 
-    private int openSide(Path dir, boolean source, boolean follow) throws IOException {
+    /**
+     * Opens one side of a pair: relative to its parent's descriptor where that is held (and then
+     * records how in {@code origins}: the source's at 0, the copy's at 1), else by its path.
+     */
+    private int openSide(Path dir, boolean source, boolean follow, DirectoryPair.Origin[] origins) throws IOException {
         Path parent = dir.getParent();
         Held p = parent == null || PathLimit.tooLong(dir) ? null : held.get(parent);
         if (p != null && p.pair().tryRetain()) {
             try {
                 byte[] name = PathBytes.of(dir.getFileName());
-                return source ? descriptors.openDirectory(p.fd(), name, follow) : descriptors.openDirectoryToWrite(p.fd(), name, follow);
+                int fd = source ? descriptors.openDirectory(p.fd(), name, follow) : descriptors.openDirectoryToWrite(p.fd(), name, follow);
+                origins[source ? 0 : 1] = new DirectoryPair.Origin(p.pair(), p.source, name, follow);
+                return fd;
             } finally {
                 p.pair().release();
             }
@@ -448,7 +456,7 @@ public final class Anchors {
      * The held directory of {@code path}, with its name, for an {@code *at} call by the caller, who
      * then calls {@link Relative#close}; null where it is not held.
      */
-    public Relative relative(Path path) {
+    public Relative relative(Path path) throws IOException {
         Held h = heldParent(path);
         return h == null ? null : new Relative(h, PathBytes.of(path.getFileName()));
     }
@@ -509,8 +517,11 @@ public final class Anchors {
         return path;
     }
 
-    /** {@code path}'s directory, retained, where it is held; else null. */
-    private Held heldParent(Path path) {
+    /**
+     * {@code path}'s directory, retained, where it is held; else null. Fails where it is held but
+     * could not be opened again as the same directory ({@link DirectoryPair#tryRetain}).
+     */
+    private Held heldParent(Path path) throws IOException {
         // Beyond GNU cp's reach a path is resolved as given, so the kernel refuses it as it refuses GNU
         // cp (which also bounds the directories held to the depth of such a path).
         if (held == null || held.isEmpty() || PathLimit.tooLong(path)) {

@@ -1,21 +1,76 @@
 package dev.cpx.core.fs;
 
 import dev.cpx.spi.Descriptors;
+import dev.cpx.spi.support.PathBytes;
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A source directory and its copy, each open (one descriptor), while the entries of the one are
  * copied into the other relative to them. Whoever uses them later than the walk of the directory
  * (a file waiting for its turn to be named) {@link #retain}s them; the last {@link #release} closes both.
+ *
+ * <p>A pair opened relative to another ({@link Origin}) may be <em>parked</em> while only its holder
+ * has it and more pairs are open than the descriptor limit leaves room for ({@link #overBudget}): a
+ * chain of directories as deep as GNU cp reaches (PATH_MAX) would otherwise need two descriptors a
+ * level. Its descriptors are closed, and the next {@link #tryRetain} opens them again from the nearest
+ * pair above that is open, never through a symbolic link the first opening did not follow, and checks
+ * that each is the directory it was (device and inode); where one is not, the pair is lost and every
+ * later {@link #tryRetain} fails with that: nothing below it is reached by another way.
  */
 public final class DirectoryPair {
 
+    /** How one side of a pair was opened: {@code name} in a side of {@code parent}, following a symbolic link or not. */
+    public static final class Origin {
+        final DirectoryPair parent;
+        final boolean parentSource;
+        final byte[] name;
+        final boolean follow;
+
+        public Origin(DirectoryPair parent, boolean parentSource, byte[] name, boolean follow) {
+            this.parent = parent;
+            this.parentSource = parentSource;
+            this.name = name;
+            this.follow = follow;
+        }
+    }
+
+    /** {@link #users}: all released, both closed. */
+    private static final int CLOSED = 0;
+    /** {@link #users}: only the holder has it, both closed until the next {@link #tryRetain} ({@link #park}). */
+    private static final int PARKED = -1;
+    /** {@link #users}: parked, and could not be opened again as the same directories ({@link #lost}). */
+    private static final int LOST = -2;
+    /** Pairs open now, in the whole process (descriptors are the process's). */
+    private static final AtomicInteger OPEN = new AtomicInteger();
+    /** Up to this many open pairs none is parked, and the limit is not read. */
+    private static final int FEW = 2;
+    /** How many pairs may be open before idle ones are parked; 0 until read. */
+    private static volatile int budget;
+
     private final Descriptors descriptors;
-    private final int source;
-    private final int target;
+    /** Written only while no one else uses the pair (parked, under its monitor); published by {@link #users}. */
+    private int source;
+    private int target;
+    /** Users (the holder included), or {@link #CLOSED}, {@link #PARKED}, {@link #LOST}. */
     private final AtomicInteger users = new AtomicInteger(1);
+    /** Where each side was opened; null where by a path (then never parked). */
+    private final Origin sourceOrigin;
+    private final Origin targetOrigin;
+    /** The directories' devices and inodes, read when first parked: what opening them again must find. */
+    private long sourceDev = -1;
+    private long sourceIno;
+    private long targetDev;
+    private long targetIno;
+    /** Why the pair could not be opened again ({@link #LOST}). */
+    private IOException lost;
+    /** Which side could not ({@link #LOST}): the source, else the copy. */
+    private volatile boolean lostSource;
     /** The copy is in a tree being made under a staging name (see {@link #staged()}). */
     private final boolean staged;
     /** {@link #writtenCloses()}: not known yet (no file made in the copy so far). */
@@ -31,11 +86,15 @@ public final class DirectoryPair {
     /** What entries made in the copy get, where it was made by this run; null where not learnt. */
     private NewEntries newEntries;
 
-    private DirectoryPair(Descriptors descriptors, int source, int target, boolean staged) {
+    private DirectoryPair(Descriptors descriptors, int source, int target, boolean staged, Origin sourceOrigin, Origin targetOrigin) {
         this.descriptors = descriptors;
         this.source = source;
         this.target = target;
         this.staged = staged;
+        boolean parkable = sourceOrigin != null && targetOrigin != null;
+        this.sourceOrigin = parkable ? sourceOrigin : null;
+        this.targetOrigin = parkable ? targetOrigin : null;
+        OPEN.incrementAndGet();
     }
 
     /**
@@ -55,7 +114,7 @@ public final class DirectoryPair {
             return null;
         }
         try {
-            return new DirectoryPair(descriptors, s, descriptors.openDirectoryToWrite(target), staged);
+            return new DirectoryPair(descriptors, s, descriptors.openDirectoryToWrite(target), staged, null, null);
         } catch (IOException e) {
             descriptors.close(s);
             return null;
@@ -81,7 +140,16 @@ public final class DirectoryPair {
      * {@link #release} closes them).
      */
     public static DirectoryPair of(Descriptors descriptors, int source, int target, boolean staged) {
-        return new DirectoryPair(descriptors, source, target, staged);
+        return new DirectoryPair(descriptors, source, target, staged, null, null);
+    }
+
+    /**
+     * {@link #of(Descriptors, int, int, boolean)}, each side opened as its {@link Origin} says: where
+     * both are given, the pair may be parked (see the class comment).
+     */
+    public static DirectoryPair of(Descriptors descriptors, int source, int target, boolean staged, Origin sourceOrigin,
+            Origin targetOrigin) {
+        return new DirectoryPair(descriptors, source, target, staged, sourceOrigin, targetOrigin);
     }
 
     /**
@@ -93,16 +161,36 @@ public final class DirectoryPair {
         return staged;
     }
 
-    /** One more user unless both are closed already: whether it is one (then it calls {@link #release} once). */
-    public boolean tryRetain() {
-        int n;
-        do {
-            n = users.get();
+    /**
+     * One more user unless both are closed already: whether it is one (then it calls {@link #release}
+     * once). A parked pair is opened again first; where that fails, so does this (and every later call).
+     */
+    public boolean tryRetain() throws IOException {
+        for (;;) {
+            int n = users.get();
+            if (n > 0) {
+                if (users.compareAndSet(n, n + 1)) {
+                    return true;
+                }
+            } else if (n == CLOSED) {
+                return false;
+            } else if (unpark()) {
+                return true;
+            }
+        }
+    }
+
+    /** One more user where it is open (not parked, not closed): whether it is one. */
+    private boolean retainIfOpen() {
+        for (;;) {
+            int n = users.get();
             if (n <= 0) {
                 return false;
             }
-        } while (!users.compareAndSet(n, n + 1));
-        return true;
+            if (users.compareAndSet(n, n + 1)) {
+                return true;
+            }
+        }
     }
 
     /**
@@ -137,14 +225,247 @@ public final class DirectoryPair {
         }
     }
 
-    /** One user less; the last closes both descriptors. */
+    /**
+     * One user less; the last closes both descriptors. Where only the holder is left and too many
+     * pairs are open, a pair opened relative to another is {@link #park parked}.
+     */
     public void release() {
-        int left = users.decrementAndGet();
-        if (left == 0) {
-            descriptors.closeLater(source);
-            descriptors.closeLater(target);
-        } else if (left < 0) {
-            throw new IllegalStateException("released more often than retained");
+        for (;;) {
+            int n = users.get();
+            if (n == PARKED || n == LOST) {
+                // The holder's own release, its descriptors closed already.
+                if (users.compareAndSet(n, CLOSED)) {
+                    return;
+                }
+                continue;
+            }
+            if (n <= 0) {
+                throw new IllegalStateException("released more often than retained");
+            }
+            if (!users.compareAndSet(n, n - 1)) {
+                continue;
+            }
+            if (n == 1) {
+                OPEN.decrementAndGet();
+                descriptors.closeLater(source);
+                descriptors.closeLater(target);
+            } else if (n == 2 && sourceOrigin != null && overBudget()) {
+                park();
+            }
+            return;
         }
+    }
+
+    /** Whether more pairs are open than the descriptor limit leaves room for. */
+    static boolean overBudget() {
+        int open = OPEN.get();
+        if (open <= FEW) {
+            return false;
+        }
+        int b = budget;
+        if (b == 0) {
+            budget = b = budgetOf(openFilesLimit());
+        }
+        return open > b;
+    }
+
+    /**
+     * How many pairs may be open under a limit of {@code limit} descriptors: a quarter of what is left
+     * beside the JVM's own (its jars, its runtime), and at least two. The files being copied and the
+     * closes put off ({@link dev.cpx.spi.support.CloseBatch}, made at once where an open meets the
+     * limit) take the rest.
+     */
+    static int budgetOf(long limit) {
+        return (int) Math.max(2, Math.min(Integer.MAX_VALUE / 2, (limit - 32) / 4));
+    }
+
+    private static final byte[] MAX_OPEN_FILES = "Max open files".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    /** The soft limit on open descriptors ({@code /proc/self/limits}); unlimited where it cannot be read. */
+    private static long openFilesLimit() {
+        byte[] limits;
+        try {
+            limits = java.nio.file.Files.readAllBytes(Path.of("/proc/self/limits"));
+        } catch (IOException | RuntimeException e) {
+            return Long.MAX_VALUE;
+        }
+        for (int line = 0; line < limits.length; ) {
+            if (java.util.Arrays.equals(limits, line, Math.min(limits.length, line + MAX_OPEN_FILES.length),
+                    MAX_OPEN_FILES, 0, MAX_OPEN_FILES.length)) {
+                // "Max open files            1024                 1048576              files": the soft limit first.
+                int i = line + MAX_OPEN_FILES.length;
+                while (i < limits.length && limits[i] == ' ') {
+                    i++;
+                }
+                long soft = 0;
+                int digits = 0;
+                for (; i < limits.length && limits[i] >= '0' && limits[i] <= '9' && digits < 18; i++, digits++) {
+                    soft = soft * 10 + (limits[i] - '0');
+                }
+                return digits == 0 ? Long.MAX_VALUE : soft;
+            }
+            while (line < limits.length && limits[line] != '\n') {
+                line++;
+            }
+            line++;
+        }
+        return Long.MAX_VALUE;
+    }
+
+    /**
+     * Closes both descriptors while only the holder has the pair (else leaves it): the next
+     * {@link #tryRetain} opens them again. Their devices and inodes are read first, once.
+     */
+    synchronized void park() {
+        if (users.get() != 1) {
+            return;
+        }
+        if (sourceDev == -1) {
+            try {
+                Stat s = Stat.of(descriptors.status(source));
+                Stat t = Stat.of(descriptors.status(target));
+                sourceIno = s.ino();
+                targetDev = t.dev();
+                targetIno = t.ino();
+                sourceDev = s.dev();
+            } catch (IOException | RuntimeException e) {
+                return;
+            }
+        }
+        if (!users.compareAndSet(1, PARKED)) {
+            return;
+        }
+        OPEN.decrementAndGet();
+        descriptors.close(source);
+        descriptors.close(target);
+    }
+
+    /**
+     * Opens a parked pair again, for the caller of {@link #tryRetain} (true: it is a user now); false
+     * where it was not parked (any more): the caller looks again. Throws where it cannot be opened as
+     * the same directories, and from then on.
+     */
+    private synchronized boolean unpark() throws IOException {
+        int n = users.get();
+        if (n == LOST) {
+            throw lost;
+        }
+        if (n != PARKED) {
+            return false;
+        }
+        int s;
+        int t;
+        try {
+            lostSource = true;
+            s = reopen(true);
+            lostSource = false;
+            try {
+                t = reopen(false);
+            } catch (IOException | RuntimeException e) {
+                descriptors.close(s);
+                throw e;
+            }
+        } catch (IOException e) {
+            lost = e;
+            users.set(LOST);
+            throw e;
+        }
+        source = s;
+        target = t;
+        OPEN.incrementAndGet();
+        // The holder's and the caller's.
+        users.set(2);
+        return true;
+    }
+
+    /**
+     * One side opened again: the names from the nearest pair above that is open down to it, each
+     * followed where it was when first opened (in one call, never through a link, where none was),
+     * and checked to be the same directory.
+     */
+    private int reopen(boolean sourceSide) throws IOException {
+        List<Origin> way = new ArrayList<>();
+        DirectoryPair at = this;
+        boolean atSource = sourceSide;
+        for (;;) {
+            Origin o = atSource ? at.sourceOrigin : at.targetOrigin;
+            if (o == null) {
+                // Never parked, so open while anything below it is: closed meanwhile, it is gone.
+                throw new NoSuchFileException(null);
+            }
+            way.add(0, o);
+            at = o.parent;
+            atSource = o.parentSource;
+            if (at.retainIfOpen()) {
+                break;
+            }
+        }
+        int fd;
+        try {
+            fd = openWay(at.fd(atSource), way, sourceSide);
+        } finally {
+            at.release();
+        }
+        Stat now;
+        try {
+            now = Stat.of(descriptors.status(fd));
+        } catch (IOException | RuntimeException e) {
+            descriptors.close(fd);
+            throw e;
+        }
+        if (now.dev() != (sourceSide ? sourceDev : targetDev) || now.ino() != (sourceSide ? sourceIno : targetIno)) {
+            descriptors.close(fd);
+            // Moved or replaced since it was opened: not the directory being copied.
+            throw new NoSuchFileException(PathBytes.decode(way.get(way.size() - 1).name));
+        }
+        return fd;
+    }
+
+    /** The directory {@code way} leads to from the open directory {@code from}. */
+    private int openWay(int from, List<Origin> way, boolean sourceSide) throws IOException {
+        boolean follows = false;
+        for (Origin o : way) {
+            follows |= o.follow;
+        }
+        if (!follows && way.size() > 1) {
+            java.io.ByteArrayOutputStream path = new java.io.ByteArrayOutputStream();
+            for (Origin o : way) {
+                if (path.size() > 0) {
+                    path.write('/');
+                }
+                path.writeBytes(o.name);
+            }
+            OptionalInt fd = descriptors.openDirectoryBeneath(from, path.toByteArray(), !sourceSide);
+            if (fd.isPresent()) {
+                return fd.getAsInt();
+            }
+        }
+        int fd = -1;
+        try {
+            for (Origin o : way) {
+                int in = fd == -1 ? from : fd;
+                int next = sourceSide ? descriptors.openDirectory(in, o.name, o.follow) : descriptors.openDirectoryToWrite(in, o.name, o.follow);
+                if (fd != -1) {
+                    descriptors.close(fd);
+                }
+                fd = next;
+            }
+            return fd;
+        } catch (IOException | RuntimeException e) {
+            if (fd != -1) {
+                descriptors.close(fd);
+            }
+            throw e;
+        }
+    }
+
+    /** Where {@link #tryRetain} failed: whether the source (else the copy) could not be opened again as the same directory. */
+    public boolean lostSource() {
+        return lostSource;
+    }
+
+    /** A side's descriptor. */
+    private int fd(boolean sourceSide) {
+        return sourceSide ? source : target;
     }
 }

@@ -112,10 +112,23 @@ final class DirectoryTask extends Task {
                 return;
             }
             anchors.hold(directory.source(), directory.target(), dirs);
+            // Used while this runs (then, where too many are open, it may be parked until its entries or its end need it).
+            dirs.retain();
+            try {
+                copy(follow);
+            } finally {
+                dirs.release();
+            }
+            return;
         } else if (state == Directories.State.CREATED && dispatch.descriptors() != null) {
             dirs = DirectoryPair.open(dispatch.descriptors(),
                     PathBytes.withoutTrailingSlashes(directory.source()), PathBytes.withoutTrailingSlashes(directory.target()));
         }
+        copy(follow);
+    }
+
+    /** Copies the entries, through {@link #dirs} where they are open, else by their paths. */
+    private void copy(boolean follow) {
         if (dirs != null && state == Directories.State.CREATED && getCompleter() instanceof DirectoryTask p && p.dirs != null) {
             // Made in its parent's copy, so on its file system: what the parent learnt of its closes holds,
             // and so does what its new entries get, where the parent was made by this run too.
@@ -452,20 +465,30 @@ final class DirectoryTask extends Task {
             dispatch.directories().finish(directory, state);
             return;
         }
-        try {
-            if (context.anchors().active()) {
-                // Its attributes through the descriptors held: the directories this task copied, whatever their names are now.
-                dispatch.directories().finish(directory, state, dirs.source(), dirs.target(),
-                        dirs.newEntries() == null ? 0 : dirs.newEntries().itself());
-            } else {
+        if (!context.anchors().active()) {
+            try {
                 dispatch.directories().finish(directory, state);
-            }
-        } finally {
-            if (context.anchors().active()) {
-                context.anchors().drop(directory.source(), directory.target(), dirs);
-            } else {
+            } finally {
                 dirs.release();
             }
+            return;
+        }
+        try {
+            // Its attributes through the descriptors held: the directories this task copied, whatever their names are now
+            // (opened again where they were parked: the same directories, or none).
+            if (dirs.tryRetain()) {
+                try {
+                    dispatch.directories().finish(directory, state, dirs.source(), dirs.target(),
+                            dirs.newEntries() == null ? 0 : dirs.newEntries().itself());
+                } finally {
+                    dirs.release();
+                }
+            }
+        } catch (IOException e) {
+            context.outcomes().failed(EntryKind.DIRECTORY, directory.source(), directory.target(), Diagnostic.of("cannot access {0}",
+                    dirs.lostSource() ? directory.source() : directory.target(), Diagnostic.reasonOf(e)));
+        } finally {
+            context.anchors().drop(directory.source(), directory.target(), dirs);
         }
     }
 

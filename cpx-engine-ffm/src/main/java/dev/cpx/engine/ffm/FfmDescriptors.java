@@ -152,6 +152,10 @@ final class FfmDescriptors implements Descriptors {
         name(s, path);
         s.how(toWrite ? HOW_TO_WRITE : HOW_TO_LIST);
         long fd = LibC.syscall(s, Openat2.NUMBER, directory, s.pathA, s.how, Openat2.HOW_SIZE);
+        // Out of descriptors: the closes put off first, as openat does.
+        for (int i = 0; fd < 0 && s.errno() == Errno.EMFILE && CLOSES.makeRoom(i); i++) {
+            fd = LibC.syscall(s, Openat2.NUMBER, directory, s.pathA, s.how, Openat2.HOW_SIZE);
+        }
         if (fd >= 0) {
             return OptionalInt.of((int) fd);
         }

@@ -143,11 +143,17 @@ final class NativeDescriptors implements Descriptors {
             return java.util.OptionalInt.empty();
         }
         byte[] how = toWrite ? HOW_TO_WRITE : HOW_TO_LIST;
-        long fd = LibC.syscall(Openat2.NUMBER, directory, cName(path), how, Openat2.HOW_SIZE);
+        byte[] cPath = cName(path);
+        long fd = LibC.syscall(Openat2.NUMBER, directory, cPath, how, Openat2.HOW_SIZE);
+        int errno = fd >= 0 ? 0 : LibC.errno();
+        // Out of descriptors: the closes put off first, as openat does.
+        for (int i = 0; errno == Errno.EMFILE && CLOSES.makeRoom(i); i++) {
+            fd = LibC.syscall(Openat2.NUMBER, directory, cPath, how, Openat2.HOW_SIZE);
+            errno = fd >= 0 ? 0 : LibC.errno();
+        }
         if (fd >= 0) {
             return java.util.OptionalInt.of((int) fd);
         }
-        int errno = LibC.errno();
         if (Openat2.unsupported(errno)) {
             return java.util.OptionalInt.empty();
         }
