@@ -227,7 +227,9 @@ public final class DirectoryPair {
 
     /**
      * One user less; the last closes both descriptors. Where only the holder is left and too many
-     * pairs are open, a pair opened relative to another is {@link #park parked}.
+     * pairs are open, a pair opened relative to another is {@link #park parked}. (A subdirectory
+     * about to be opened through the pair is one of its users, so a pair is parked only once its
+     * walk is done and nothing it holds waits to be opened.)
      */
     public void release() {
         for (;;) {
@@ -340,6 +342,62 @@ public final class DirectoryPair {
         descriptors.close(target);
     }
 
+    private static final byte[] DOT_DOT = {'.', '.'};
+
+    /**
+     * Opens this pair again where it is parked, through the {@code ..} of {@code child}, one of its
+     * subdirectories' pairs, open: one {@code openat} a side, which never follows a link, instead of
+     * the way down from the nearest open pair above. What a directory's end does for its parent,
+     * whose end comes next, so that a deep chain of parked directories is opened again at a constant
+     * cost a level. Where either is not this pair's directory (the child moved meanwhile), or cannot
+     * be opened so, it stays parked, for {@link #tryRetain} to open the usual way.
+     */
+    public void unparkThrough(DirectoryPair child) {
+        Origin from = child.sourceOrigin;
+        Origin into = child.targetOrigin;
+        if (users.get() != PARKED || from == null || from.parent != this || into.parent != this || !from.parentSource
+                || into.parentSource) {
+            return;
+        }
+        synchronized (this) {
+            if (users.get() != PARKED) {
+                return;
+            }
+            int s;
+            try {
+                s = descriptors.openDirectory(child.source, DOT_DOT, false);
+            } catch (IOException | RuntimeException e) {
+                return;
+            }
+            int t;
+            try {
+                t = descriptors.openDirectoryToWrite(child.target, DOT_DOT, false);
+            } catch (IOException | RuntimeException e) {
+                descriptors.close(s);
+                return;
+            }
+            if (!isDirectory(s, sourceDev, sourceIno) || !isDirectory(t, targetDev, targetIno)) {
+                descriptors.close(s);
+                descriptors.close(t);
+                return;
+            }
+            source = s;
+            target = t;
+            OPEN.incrementAndGet();
+            users.set(1);
+        }
+    }
+
+    /** Whether {@code fd} is open on the file {@code dev}, {@code ino}. */
+    private boolean isDirectory(int fd, long dev, long ino) {
+        try {
+            Stat now = Stat.of(descriptors.status(fd));
+            return now.dev() == dev && now.ino() == ino;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
     /**
      * Opens a parked pair again, for the caller of {@link #tryRetain} (true: it is a user now); false
      * where it was not parked (any more): the caller looks again. Throws where it cannot be opened as
@@ -406,14 +464,7 @@ public final class DirectoryPair {
         } finally {
             at.release();
         }
-        Stat now;
-        try {
-            now = Stat.of(descriptors.status(fd));
-        } catch (IOException | RuntimeException e) {
-            descriptors.close(fd);
-            throw e;
-        }
-        if (now.dev() != (sourceSide ? sourceDev : targetDev) || now.ino() != (sourceSide ? sourceIno : targetIno)) {
+        if (!isDirectory(fd, sourceSide ? sourceDev : targetDev, sourceSide ? sourceIno : targetIno)) {
             descriptors.close(fd);
             // Moved or replaced since it was opened: not the directory being copied.
             throw new NoSuchFileException(PathBytes.decode(way.get(way.size() - 1).name));

@@ -63,10 +63,19 @@ final class DirectoryTask extends Task {
     private boolean unreachable;
     /** How many directories this one is below the operand's (0: the operand's). */
     private final int depth;
+    /** The parent's directories, held for this one's opening (released once it is tried); null where not held. */
+    private final DirectoryPair above;
 
     DirectoryTask(Task parent, RunContext context, Dispatch dispatch, Entry directory, Directories.State state, Operand operand) {
         super(parent, context.outcomes());
         this.depth = parent instanceof DirectoryTask d ? d.depth + 1 : 0;
+        if (parent instanceof DirectoryTask d && d.dirs != null && context.anchors().active()) {
+            // Its parent's directories stay open (not parked) until this one is opened through them.
+            above = d.dirs;
+            above.retain();
+        } else {
+            above = null;
+        }
         this.context = context;
         this.dispatch = dispatch;
         this.directory = directory;
@@ -86,6 +95,25 @@ final class DirectoryTask extends Task {
 
     @Override
     protected void execute() {
+        if (above == null) {
+            open();
+            return;
+        }
+        try {
+            open();
+        } finally {
+            // (After the whole of execute where it runs inline: one release, whenever it comes.)
+            if (!released) {
+                above.release();
+            }
+        }
+    }
+
+    /** Whether {@link #above} was released. */
+    private boolean released;
+
+    /** Opens the directories (relative to the parent's where they are held), then copies the entries. */
+    private void open() {
         if (context.cancelled()) {
             return;
         }
@@ -110,6 +138,11 @@ final class DirectoryTask extends Task {
                 context.outcomes().failed(EntryKind.DIRECTORY, directory.source(), directory.target(),
                         Diagnostic.of("cannot access {0}", directory.source(), Diagnostic.reasonOf(e)));
                 return;
+            }
+            if (above != null) {
+                // Opened: the parent may be parked from now on.
+                released = true;
+                above.release();
             }
             anchors.hold(directory.source(), directory.target(), dirs);
             // Used while this runs (then, where too many are open, it may be parked until its entries or its end need it).
@@ -478,6 +511,11 @@ final class DirectoryTask extends Task {
             // (opened again where they were parked: the same directories, or none).
             if (dirs.tryRetain()) {
                 try {
+                    if (getCompleter() instanceof DirectoryTask p && p.dirs != null && p.getPendingCount() == 0) {
+                        // The parent's end comes next (this was the last below it): where it was parked, it is
+                        // opened again through this directory's "..", not from the top.
+                        p.dirs.unparkThrough(dirs);
+                    }
                     dispatch.directories().finish(directory, state, dirs.source(), dirs.target(),
                             dirs.newEntries() == null ? 0 : dirs.newEntries().itself());
                 } finally {

@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * A directory pair parked (its descriptors closed while it waits, where the descriptor limit leaves
  * no room for a descriptor a level) opens again as the same directories, from the nearest open pair
- * above, or not at all: a directory moved, replaced or swapped for a symbolic link meanwhile is lost,
+ * above or through a subdirectory's {@code ..}, or not at all: a directory moved, replaced or swapped for a symbolic link meanwhile is lost,
  * and nothing is reached through it again. Real directories, the descriptors of the engine found.
  */
 class ParkedDirectoriesTest {
@@ -135,6 +135,38 @@ class ParkedDirectoriesTest {
         Files.move(dir.resolve("src/b"), dir.resolve("src/moved"));
         assertThrows(java.nio.file.NoSuchFileException.class, c::tryRetain);
         assertTrue(c.lostSource());
+    }
+
+    @Test
+    void aParentParkedOpensAgainThroughItsChildsDotDot() throws IOException {
+        DirectoryPair c = open("src/b/c", "dst/b/c");
+        b.park();
+        // Renamed: the way down by names no longer leads to it, its child's ".." still does.
+        Files.move(dir.resolve("src/b"), dir.resolve("src/x"));
+        Files.move(dir.resolve("dst/b"), dir.resolve("dst/x"));
+        b.unparkThrough(c);
+        assertTrue(b.tryRetain());
+        try {
+            assertEquals(Set.of("c"), names(b));
+        } finally {
+            b.release();
+        }
+    }
+
+    @Test
+    void aChildMovedElsewhereDoesNotLeadToItsParent() throws IOException {
+        DirectoryPair c = open("src/b/c", "dst/b/c");
+        b.park();
+        Files.createDirectories(dir.resolve("src/other"));
+        Files.move(dir.resolve("src/b/c"), dir.resolve("src/other/c"));
+        // The child's ".." is another directory now: left parked, and opened by its name, which still leads to it.
+        b.unparkThrough(c);
+        assertTrue(b.tryRetain());
+        try {
+            assertEquals(Set.of(), names(b));
+        } finally {
+            b.release();
+        }
     }
 
     @ParameterizedTest
