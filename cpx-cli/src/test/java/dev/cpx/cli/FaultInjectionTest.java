@@ -89,11 +89,13 @@ class FaultInjectionTest {
      * directories, beside 24 shallow ones, under {@code ulimit -n 64}), which GNU cp copies by paths:
      * so does cpx, parking the directories it waits on and opening them again at their end, where
      * {@code -a} gives them their modes and times. Before, the chain failed with "Too many open files"
-     * (each directory held open until everything below it was done).
+     * (each directory held open until everything below it was done). With one worker ({@code -j 1})
+     * each directory's subdirectories are copied inside its listing, in GNU's order, holding every
+     * directory on the way in use: as deep as the limit leaves room for, and on their own below.
      */
-    @ParameterizedTest(name = "engine={0}")
-    @ValueSource(strings = {"native", "nio"})
-    void aTreeDeeperThanTheDescriptorLimitCopiesAsGnuCpCopiesIt(String engine) throws Exception {
+    @ParameterizedTest(name = "engine={0} {1}")
+    @org.junit.jupiter.params.provider.CsvSource({"native, -j4", "nio, -j4", "native, -j1", "nio, -j1"})
+    void aTreeDeeperThanTheDescriptorLimitCopiesAsGnuCpCopiesIt(String engine, String jobs) throws Exception {
         Path src = Files.createDirectories(dir.resolve("src"));
         Path deep = src;
         for (int i = 0; i < 300; i++) {
@@ -118,7 +120,7 @@ class FaultInjectionTest {
         Cli.Result gnu = Cli.runScript(dir, Map.of(), null, limited, List.of(Cli.GNU_CP.toString(), "-a", "src", "gnu"));
         assertEquals(0, gnu.exit(), gnu::toString);
         List<String> command = new ArrayList<>(Cli.javaCommand("cpx"));
-        command.addAll(List.of("--engine=" + engine, "-a", "src", "copy"));
+        command.addAll(List.of("--engine=" + engine, jobs, "-a", "src", "copy"));
         Cli.Result cpx = Cli.runScript(dir, Map.of(), null, limited, command);
         assertEquals(0, cpx.exit(), cpx::toString);
         assertEquals("", cpx.err());

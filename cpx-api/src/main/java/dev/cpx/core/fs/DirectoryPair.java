@@ -261,14 +261,24 @@ public final class DirectoryPair {
     /** Whether more pairs are open than the descriptor limit leaves room for. */
     static boolean overBudget() {
         int open = OPEN.get();
-        if (open <= FEW) {
-            return false;
-        }
+        return open > FEW && open > budget();
+    }
+
+    /**
+     * Whether {@code pairs} pairs may be open at once under the descriptor limit: how deep a walk that
+     * holds every directory on its way in use (not parked: GNU's order, each directory's
+     * subdirectories copied inside its listing) may go.
+     */
+    public static boolean roomFor(int pairs) {
+        return pairs <= FEW || pairs <= budget();
+    }
+
+    private static int budget() {
         int b = budget;
         if (b == 0) {
             budget = b = budgetOf(openFilesLimit());
         }
-        return open > b;
+        return b;
     }
 
     /**

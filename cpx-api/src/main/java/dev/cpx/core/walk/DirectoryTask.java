@@ -69,13 +69,7 @@ final class DirectoryTask extends Task {
     DirectoryTask(Task parent, RunContext context, Dispatch dispatch, Entry directory, Directories.State state, Operand operand) {
         super(parent, context.outcomes());
         this.depth = parent instanceof DirectoryTask d ? d.depth + 1 : 0;
-        if (parent instanceof DirectoryTask d && d.dirs != null && context.anchors().active()) {
-            // Its parent's directories stay open (not parked) until this one is opened through them.
-            above = d.dirs;
-            above.retain();
-        } else {
-            above = null;
-        }
+        this.above = parent instanceof DirectoryTask d && d.dirs != null && context.anchors().active() ? keepOpen(d.dirs) : null;
         this.context = context;
         this.dispatch = dispatch;
         this.directory = directory;
@@ -106,6 +100,19 @@ final class DirectoryTask extends Task {
             if (!released) {
                 above.release();
             }
+        }
+    }
+
+    /**
+     * {@code dirs}, retained so that they stay open (not parked) until this directory is opened
+     * through them; null where they cannot be (lost: this directory's opening then fails as theirs did).
+     * (Made where its entry's turn comes, which may be after the parent's listing, where they may be parked.)
+     */
+    private static DirectoryPair keepOpen(DirectoryPair dirs) {
+        try {
+            return dirs.tryRetain() ? dirs : null;
+        } catch (IOException e) {
+            return null;
         }
     }
 

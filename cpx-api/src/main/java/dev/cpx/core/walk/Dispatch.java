@@ -124,7 +124,8 @@ final class Dispatch {
 
     /**
      * Directories deeper than this below an operand are copied on a task of their own even {@link #inOrder}:
-     * each level copied in its parent's task takes some of the worker's stack.
+     * each level copied in its parent's task takes some of the worker's stack (and two descriptors
+     * that cannot be parked, so under a low descriptor limit the depth is less: {@code DirectoryPair.roomFor}).
      */
     static final int IN_ORDER_DEPTH = 200;
 
@@ -325,7 +326,8 @@ final class Dispatch {
             directories.finish(e, state);
         } else {
             DirectoryTask task = new DirectoryTask(parent, context, this, e, state, operand != null ? operand : operandCopied(e));
-            if (inOrder && (state == Directories.State.EXISTED || allInOrder) && task.depth() < IN_ORDER_DEPTH) {
+            if (inOrder && (state == Directories.State.EXISTED || allInOrder) && task.depth() < IN_ORDER_DEPTH
+                    && dev.cpx.core.fs.DirectoryPair.roomFor(task.depth() + 2)) {
                 // Its entries before the rest of the parent's, as GNU cp copies them.
                 parent.runInline(task);
             } else {
