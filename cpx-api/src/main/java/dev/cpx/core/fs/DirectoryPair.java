@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * (a file waiting for its turn to be named) {@link #retain}s them; the last {@link #release} closes both.
  *
  * <p>A pair opened relative to another ({@link Origin}) may be <em>parked</em> while only its holder
- * has it and more pairs are open than the descriptor limit leaves room for ({@link #overBudget}): a
+ * has it and more pairs are open than the descriptor limit leaves room for ({@link DescriptorBudget}): a
  * chain of directories as deep as GNU cp reaches (PATH_MAX) would otherwise need two descriptors a
  * level. Its descriptors are closed, and the next {@link #tryRetain} opens them again from the nearest
  * pair above that is open, never through a symbolic link the first opening did not follow, and checks
@@ -46,13 +46,6 @@ public final class DirectoryPair {
     private static final int PARKED = -1;
     /** {@link #users}: parked, and could not be opened again as the same directories ({@link #lost}). */
     private static final int LOST = -2;
-    /** Pairs open now, in the whole process (descriptors are the process's). */
-    private static final AtomicInteger OPEN = new AtomicInteger();
-    /** Up to this many open pairs none is parked, and the limit is not read. */
-    private static final int FEW = 2;
-    /** How many pairs may be open before idle ones are parked; 0 until read. */
-    private static volatile int budget;
-
     private final Descriptors descriptors;
     /** Written only while no one else uses the pair (parked, under its monitor); published by {@link #users}. */
     private int source;
@@ -94,7 +87,7 @@ public final class DirectoryPair {
         boolean parkable = sourceOrigin != null && targetOrigin != null;
         this.sourceOrigin = parkable ? sourceOrigin : null;
         this.targetOrigin = parkable ? targetOrigin : null;
-        OPEN.incrementAndGet();
+        DescriptorBudget.opened();
     }
 
     /**
@@ -248,80 +241,14 @@ public final class DirectoryPair {
                 continue;
             }
             if (n == 1) {
-                OPEN.decrementAndGet();
+                DescriptorBudget.closed();
                 descriptors.closeLater(source);
                 descriptors.closeLater(target);
-            } else if (n == 2 && sourceOrigin != null && overBudget()) {
+            } else if (n == 2 && sourceOrigin != null && DescriptorBudget.exceeded()) {
                 park();
             }
             return;
         }
-    }
-
-    /** Whether more pairs are open than the descriptor limit leaves room for. */
-    static boolean overBudget() {
-        int open = OPEN.get();
-        return open > FEW && open > budget();
-    }
-
-    /**
-     * Whether {@code pairs} pairs may be open at once under the descriptor limit: how deep a walk that
-     * holds every directory on its way in use (not parked: GNU's order, each directory's
-     * subdirectories copied inside its listing) may go.
-     */
-    public static boolean roomFor(int pairs) {
-        return pairs <= FEW || pairs <= budget();
-    }
-
-    private static int budget() {
-        int b = budget;
-        if (b == 0) {
-            budget = b = budgetOf(openFilesLimit());
-        }
-        return b;
-    }
-
-    /**
-     * How many pairs may be open under a limit of {@code limit} descriptors: a quarter of what is left
-     * beside the JVM's own (its jars, its runtime), and at least two. The files being copied and the
-     * closes put off ({@link dev.cpx.spi.support.CloseBatch}, made at once where an open meets the
-     * limit) take the rest.
-     */
-    static int budgetOf(long limit) {
-        return (int) Math.max(2, Math.min(Integer.MAX_VALUE / 2, (limit - 32) / 4));
-    }
-
-    private static final byte[] MAX_OPEN_FILES = "Max open files".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-
-    /** The soft limit on open descriptors ({@code /proc/self/limits}); unlimited where it cannot be read. */
-    private static long openFilesLimit() {
-        byte[] limits;
-        try {
-            limits = java.nio.file.Files.readAllBytes(Path.of("/proc/self/limits"));
-        } catch (IOException | RuntimeException e) {
-            return Long.MAX_VALUE;
-        }
-        for (int line = 0; line < limits.length; ) {
-            if (java.util.Arrays.equals(limits, line, Math.min(limits.length, line + MAX_OPEN_FILES.length),
-                    MAX_OPEN_FILES, 0, MAX_OPEN_FILES.length)) {
-                // "Max open files            1024                 1048576              files": the soft limit first.
-                int i = line + MAX_OPEN_FILES.length;
-                while (i < limits.length && limits[i] == ' ') {
-                    i++;
-                }
-                long soft = 0;
-                int digits = 0;
-                for (; i < limits.length && limits[i] >= '0' && limits[i] <= '9' && digits < 18; i++, digits++) {
-                    soft = soft * 10 + (limits[i] - '0');
-                }
-                return digits == 0 ? Long.MAX_VALUE : soft;
-            }
-            while (line < limits.length && limits[line] != '\n') {
-                line++;
-            }
-            line++;
-        }
-        return Long.MAX_VALUE;
     }
 
     /**
@@ -347,7 +274,7 @@ public final class DirectoryPair {
         if (!users.compareAndSet(1, PARKED)) {
             return;
         }
-        OPEN.decrementAndGet();
+        DescriptorBudget.closed();
         descriptors.close(source);
         descriptors.close(target);
     }
@@ -393,7 +320,7 @@ public final class DirectoryPair {
             }
             source = s;
             target = t;
-            OPEN.incrementAndGet();
+            DescriptorBudget.opened();
             users.set(1);
         }
     }
@@ -440,7 +367,7 @@ public final class DirectoryPair {
         }
         source = s;
         target = t;
-        OPEN.incrementAndGet();
+        DescriptorBudget.opened();
         // The holder's and the caller's.
         users.set(2);
         return true;

@@ -125,7 +125,7 @@ final class Dispatch {
     /**
      * Directories deeper than this below an operand are copied on a task of their own even {@link #inOrder}:
      * each level copied in its parent's task takes some of the worker's stack (and two descriptors
-     * that cannot be parked, so under a low descriptor limit the depth is less: {@code DirectoryPair.roomFor}).
+     * that cannot be parked, so under a low descriptor limit the depth is less: {@code DescriptorBudget.roomFor}).
      */
     static final int IN_ORDER_DEPTH = 200;
 
@@ -327,7 +327,7 @@ final class Dispatch {
         } else {
             DirectoryTask task = new DirectoryTask(parent, context, this, e, state, operand != null ? operand : operandCopied(e));
             if (inOrder && (state == Directories.State.EXISTED || allInOrder) && task.depth() < IN_ORDER_DEPTH
-                    && dev.cpx.core.fs.DirectoryPair.roomFor(task.depth() + 2)) {
+                    && dev.cpx.core.fs.DescriptorBudget.roomFor(task.depth() + 2)) {
                 // Its entries before the rest of the parent's, as GNU cp copies them.
                 parent.runInline(task);
             } else {

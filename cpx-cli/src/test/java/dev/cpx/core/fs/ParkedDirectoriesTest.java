@@ -172,6 +172,6 @@ class ParkedDirectoriesTest {
     @ParameterizedTest
     @CsvSource({"32, 2", "40, 2", "64, 8", "1024, 248", "2048, 504", "1048576, 262136", "9223372036854775807, 1073741823"})
     void theOpenPairsAllowedUnderADescriptorLimit(long limit, int pairs) {
-        assertEquals(pairs, DirectoryPair.budgetOf(limit));
+        assertEquals(pairs, DescriptorBudget.budgetOf(limit));
     }
 }
