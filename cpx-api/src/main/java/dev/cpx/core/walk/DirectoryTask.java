@@ -89,15 +89,11 @@ final class DirectoryTask extends Task {
 
     @Override
     protected void execute() {
-        if (above == null) {
-            open();
-            return;
-        }
         try {
             open();
         } finally {
-            // (After the whole of execute where it runs inline: one release, whenever it comes.)
-            if (!released) {
+            // Where the opening did not release it (it failed, or never came): once, whenever it comes.
+            if (above != null && !released) {
                 above.release();
             }
         }

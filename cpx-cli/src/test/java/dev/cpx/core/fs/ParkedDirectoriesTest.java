@@ -62,6 +62,16 @@ class ParkedDirectoriesTest {
         return names;
     }
 
+    /** The source's entries, the pair retained for it (opened again where parked), then released. */
+    private Set<String> namesOpened(DirectoryPair pair) throws IOException {
+        assertTrue(pair.tryRetain());
+        try {
+            return names(pair);
+        } finally {
+            pair.release();
+        }
+    }
+
     @Test
     void aParkedPairOpensAgainAsTheSameDirectories() throws IOException {
         b.park();
@@ -81,12 +91,7 @@ class ParkedDirectoriesTest {
         DirectoryPair c = open("src/b/c", "dst/b/c");
         c.park();
         b.park();
-        assertTrue(c.tryRetain());
-        try {
-            assertEquals(Set.of("f"), names(c));
-        } finally {
-            c.release();
-        }
+        assertEquals(Set.of("f"), namesOpened(c));
         // b is opened again in its turn, as it was.
         assertTrue(b.tryRetain());
         b.release();
@@ -145,12 +150,7 @@ class ParkedDirectoriesTest {
         Files.move(dir.resolve("src/b"), dir.resolve("src/x"));
         Files.move(dir.resolve("dst/b"), dir.resolve("dst/x"));
         b.unparkThrough(c);
-        assertTrue(b.tryRetain());
-        try {
-            assertEquals(Set.of("c"), names(b));
-        } finally {
-            b.release();
-        }
+        assertEquals(Set.of("c"), namesOpened(b));
     }
 
     @Test
@@ -161,12 +161,7 @@ class ParkedDirectoriesTest {
         Files.move(dir.resolve("src/b/c"), dir.resolve("src/other/c"));
         // The child's ".." is another directory now: left parked, and opened by its name, which still leads to it.
         b.unparkThrough(c);
-        assertTrue(b.tryRetain());
-        try {
-            assertEquals(Set.of(), names(b));
-        } finally {
-            b.release();
-        }
+        assertEquals(Set.of(), namesOpened(b));
     }
 
     @ParameterizedTest
