@@ -109,22 +109,58 @@ class FaultInjectionTest {
             Path side = Files.createDirectories(src.resolve("s" + i + "/t/u"));
             Files.write(side.resolve("g"), Trees.randomBytes(100 + i, i));
         }
-        // Modes and times the copies must give the directories after their contents.
+        copiesAsGnuCpUnderALimit(src, deep, 7, "rwxr-x---", 64, Cli.javaCommand("cpx"), engine, jobs);
+    }
+
+    /**
+     * Gives every {@code every}-th directory from {@code deep} up to {@code src} the mode
+     * {@code mode}, and each a time of its own (what the copies must give them after their contents),
+     * then copies {@code src} with {@code -a} by GNU cp and by {@code cpx} under {@code ulimit -n
+     * limit}: both succeed, silently, with the same trees, modes and times.
+     */
+    private void copiesAsGnuCpUnderALimit(Path src, Path deep, int every, String mode, int limit, List<String> cpx,
+            String engine, String jobs) throws Exception {
         for (Path p = deep; !p.equals(src); p = p.getParent()) {
-            if (p.getNameCount() % 7 == 0) {
-                Files.setPosixFilePermissions(p, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-x---"));
+            if (p.getNameCount() % every == 0) {
+                Files.setPosixFilePermissions(p, java.nio.file.attribute.PosixFilePermissions.fromString(mode));
             }
             Files.setLastModifiedTime(p, java.nio.file.attribute.FileTime.fromMillis(1_000_000_000_000L + p.getNameCount()));
         }
-        String limited = "ulimit -n 64; exec \"$@\"";
+        String limited = "ulimit -n " + limit + "; exec \"$@\"";
         Cli.Result gnu = Cli.runScript(dir, Map.of(), null, limited, List.of(Cli.GNU_CP.toString(), "-a", "src", "gnu"));
         assertEquals(0, gnu.exit(), gnu::toString);
-        List<String> command = new ArrayList<>(Cli.javaCommand("cpx"));
+        List<String> command = new ArrayList<>(cpx);
         command.addAll(List.of("--engine=" + engine, jobs, "-a", "src", "copy"));
-        Cli.Result cpx = Cli.runScript(dir, Map.of(), null, limited, command);
-        assertEquals(0, cpx.exit(), cpx::toString);
-        assertEquals("", cpx.err());
+        Cli.Result copy = Cli.runScript(dir, Map.of(), null, limited, command);
+        assertEquals(0, copy.exit(), copy::toString);
+        assertEquals("", copy.err());
         Trees.assertSameTree(dir.resolve("gnu"), dir.resolve("copy"), Detail.MODE, Detail.MTIME);
+    }
+
+    /**
+     * A deep tree whose chain has a second subdirectory every ten levels, under {@code ulimit -n 48}:
+     * the second waits for the first's whole subtree. Before, a subdirectory waiting to be opened
+     * through its parent kept the parent open, so each such level held two descriptors until the end
+     * of the chain below it and the copy failed with "Too many open files" where GNU cp copies the
+     * tree ({@code -j 1}: 509 of 1,770 entries in a 400-level tree); now the parent is parked once
+     * its first subdirectory is open, and opened again for the second. The workers are as many as
+     * the limit leaves room for ({@code DescriptorBudget.mostWorkers}).
+     */
+    @ParameterizedTest(name = "engine={0} {1}")
+    @org.junit.jupiter.params.provider.CsvSource({"native, -j1", "nio, -j1", "native, -j4", "nio, -j4"})
+    void aDeepTreeWithSecondSubdirectoriesUnderALowLimitCopiesAsGnuCpCopiesIt(String engine, String jobs) throws Exception {
+        Path src = Files.createDirectories(dir.resolve("src"));
+        Path deep = src;
+        for (int i = 0; i < 250; i++) {
+            Files.write(deep.resolve("f"), Trees.randomBytes(i % 13, i));
+            if (i % 10 == 3) {
+                Path second = Files.createDirectories(deep.resolve("second/x"));
+                Files.write(second.resolve("g"), Trees.randomBytes(7, i));
+            }
+            deep = Files.createDirectory(deep.resolve("d"));
+        }
+        // Its classes from jars, as installed: a class loaded from a directory needs a descriptor of its own.
+        copiesAsGnuCpUnderALimit(src, deep, 5, "r-xr-x---", 48, Cli.stagedJavaCommand("cpx"), engine, jobs);
     }
 
     @ParameterizedTest(name = "engine={0}")

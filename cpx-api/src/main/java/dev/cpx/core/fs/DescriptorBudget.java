@@ -1,10 +1,6 @@
 package dev.cpx.core.fs;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Arrays;
+import dev.cpx.spi.support.OpenFilesLimit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -52,9 +48,26 @@ public final class DescriptorBudget {
     private static int budget() {
         int b = budget;
         if (b == 0) {
-            budget = b = budgetOf(openFilesLimit());
+            budget = b = budgetOf(OpenFilesLimit.soft());
         }
         return b;
+    }
+
+    /** Descriptors a worker may hold at once: the directory it lists and its copy, a file and its copy, one more. */
+    private static final int PER_WORKER = 6;
+
+    /**
+     * How many workers may run at once under the descriptor limit, whatever {@code -j} says: a worker
+     * holds a directory pair, a file and its copy, and may open a parked directory again. Only under a
+     * low limit is this fewer than cpx would start (64: 5; 48: 2; 32: 1).
+     */
+    public static int mostWorkers() {
+        return workersFor(OpenFilesLimit.soft());
+    }
+
+    /** {@link #mostWorkers()} under a limit of {@code limit} descriptors: what is left beside the JVM's own, shared out; at least one. */
+    static int workersFor(long limit) {
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE / 2, OpenFilesLimit.spare(limit) / PER_WORKER));
     }
 
     /**
@@ -64,39 +77,6 @@ public final class DescriptorBudget {
      * limit) take the rest.
      */
     static int budgetOf(long limit) {
-        return (int) Math.max(2, Math.min(Integer.MAX_VALUE / 2, (limit - 32) / 4));
-    }
-
-    private static final byte[] MAX_OPEN_FILES = "Max open files".getBytes(StandardCharsets.US_ASCII);
-
-    /** The soft limit on open descriptors ({@code /proc/self/limits}); unlimited where it cannot be read. */
-    private static long openFilesLimit() {
-        byte[] limits;
-        try {
-            limits = Files.readAllBytes(Path.of("/proc/self/limits"));
-        } catch (IOException | RuntimeException e) {
-            return Long.MAX_VALUE;
-        }
-        for (int line = 0; line < limits.length; ) {
-            if (Arrays.equals(limits, line, Math.min(limits.length, line + MAX_OPEN_FILES.length),
-                    MAX_OPEN_FILES, 0, MAX_OPEN_FILES.length)) {
-                // "Max open files            1024                 1048576              files": the soft limit first.
-                int i = line + MAX_OPEN_FILES.length;
-                while (i < limits.length && limits[i] == ' ') {
-                    i++;
-                }
-                long soft = 0;
-                int digits = 0;
-                for (; i < limits.length && limits[i] >= '0' && limits[i] <= '9' && digits < 18; i++, digits++) {
-                    soft = soft * 10 + (limits[i] - '0');
-                }
-                return digits == 0 ? Long.MAX_VALUE : soft;
-            }
-            while (line < limits.length && limits[line] != '\n') {
-                line++;
-            }
-            line++;
-        }
-        return Long.MAX_VALUE;
+        return (int) Math.max(2, Math.min(Integer.MAX_VALUE / 2, OpenFilesLimit.spare(limit) / 4));
     }
 }

@@ -52,6 +52,8 @@ public final class DirectoryPair {
     private int target;
     /** Users (the holder included), or {@link #CLOSED}, {@link #PARKED}, {@link #LOST}. */
     private final AtomicInteger users = new AtomicInteger(1);
+    /** Subdirectories waiting to be opened through the pair ({@link #await}): not users. */
+    private final AtomicInteger waiting = new AtomicInteger();
     /** Where each side was opened; null where by a path (then never parked). */
     private final Origin sourceOrigin;
     private final Origin targetOrigin;
@@ -219,10 +221,34 @@ public final class DirectoryPair {
     }
 
     /**
-     * One user less; the last closes both descriptors. Where only the holder is left and too many
-     * pairs are open, a pair opened relative to another is {@link #park parked}. (A subdirectory
-     * about to be opened through the pair is one of its users, so a pair is parked only once its
-     * walk is done and nothing it holds waits to be opened.)
+     * A subdirectory is to be opened through the pair when its turn comes; {@link #awaited} once it
+     * was (or never will be). It is not a user: the pair may be parked meanwhile, and its opening
+     * opens it again ({@link #tryRetain}). But while one waits, the holder's own {@link #release}
+     * leaves the pair open: the next level of a chain is opened right after its parent's listing,
+     * and through the open pair it costs one {@code openat} a side, not the way down from above.
+     */
+    public void await() {
+        waiting.incrementAndGet();
+    }
+
+    /**
+     * A subdirectory {@link #await}ed was opened, or never will be. Where only the holder uses the
+     * pair and too many pairs are open, it is {@link #park parked} now, though others may still wait:
+     * a subdirectory whose turn comes only after another's whole subtree (the second of two in a deep
+     * tree) would otherwise keep it open all that time, and a chain of such levels could hold more
+     * descriptors than the limit allows.
+     */
+    public void awaited() {
+        waiting.decrementAndGet();
+        if (users.get() == 1 && sourceOrigin != null && DescriptorBudget.exceeded()) {
+            park();
+        }
+    }
+
+    /**
+     * One user less; the last closes both descriptors. Where only the holder is left, no
+     * subdirectory waits to be opened through the pair ({@link #await}) and too many pairs are
+     * open, a pair opened relative to another is {@link #park parked}.
      */
     public void release() {
         for (;;) {
@@ -244,7 +270,7 @@ public final class DirectoryPair {
                 DescriptorBudget.closed();
                 descriptors.closeLater(source);
                 descriptors.closeLater(target);
-            } else if (n == 2 && sourceOrigin != null && DescriptorBudget.exceeded()) {
+            } else if (n == 2 && sourceOrigin != null && waiting.get() == 0 && DescriptorBudget.exceeded()) {
                 park();
             }
             return;

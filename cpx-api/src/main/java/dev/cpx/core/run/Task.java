@@ -23,9 +23,22 @@ public abstract class Task extends CountedCompleter<Void> {
         try {
             execute();
         } catch (Throwable t) {
-            outcomes.internalError(subject(), t);
+            internalError(t);
         }
         tryComplete();
+    }
+
+    /**
+     * Reports {@code t} as this task's failure. Where even that fails (a class to load, with no
+     * descriptor left to open it), the failure is still counted: the task completes either way, as a
+     * task that never completes would leave the run waiting forever.
+     */
+    private void internalError(Throwable t) {
+        try {
+            outcomes.internalError(subject(), t);
+        } catch (Throwable again) {
+            outcomes.counters().failed.increment();
+        }
     }
 
     /** Where this task's outcomes go. */
@@ -48,7 +61,7 @@ public abstract class Task extends CountedCompleter<Void> {
         try {
             completed();
         } catch (Throwable t) {
-            outcomes.internalError(subject(), t);
+            internalError(t);
         }
     }
 

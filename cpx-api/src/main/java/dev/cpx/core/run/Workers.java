@@ -1,5 +1,6 @@
 package dev.cpx.core.run;
 
+import dev.cpx.core.fs.DescriptorBudget;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -17,8 +18,16 @@ public final class Workers implements AutoCloseable {
     /** Null when there are exactly {@code jobs} workers. */
     private final DiskWaits waits;
 
-    /** {@code jobs} workers at once, up to {@code max} while workers wait on the disk ({@link DiskWaits}). */
+    /**
+     * {@code jobs} workers at once, up to {@code max} while workers wait on the disk ({@link DiskWaits});
+     * fewer where the descriptor limit leaves room for fewer ({@link DescriptorBudget#mostWorkers}).
+     */
     public Workers(int jobs, int max) {
+        int room = DescriptorBudget.mostWorkers();
+        if (max > room) {
+            max = room;
+            jobs = Math.min(jobs, room);
+        }
         AtomicInteger ids = new AtomicInteger();
         this.jobs = jobs;
         this.waits = max > jobs ? new DiskWaits(max - jobs) : null;

@@ -63,13 +63,13 @@ final class DirectoryTask extends Task {
     private boolean unreachable;
     /** How many directories this one is below the operand's (0: the operand's). */
     private final int depth;
-    /** The parent's directories, held for this one's opening (released once it is tried); null where not held. */
+    /** The parent's directories, which this one waits to be opened through ({@link DirectoryPair#await}); null where not held. */
     private final DirectoryPair above;
 
     DirectoryTask(Task parent, RunContext context, Dispatch dispatch, Entry directory, Directories.State state, Operand operand) {
         super(parent, context.outcomes());
         this.depth = parent instanceof DirectoryTask d ? d.depth + 1 : 0;
-        this.above = parent instanceof DirectoryTask d && d.dirs != null && context.anchors().active() ? keepOpen(d.dirs) : null;
+        this.above = parent instanceof DirectoryTask d && d.dirs != null && context.anchors().active() ? awaiting(d.dirs) : null;
         this.context = context;
         this.dispatch = dispatch;
         this.directory = directory;
@@ -92,28 +92,20 @@ final class DirectoryTask extends Task {
         try {
             open();
         } finally {
-            // Where the opening did not release it (it failed, or never came): once, whenever it comes.
-            if (above != null && !released) {
-                above.release();
+            // Where the opening did not say so (it failed, or never came): once, whenever it comes.
+            if (above != null && !opened) {
+                above.awaited();
             }
         }
     }
 
-    /**
-     * {@code dirs}, retained so that they stay open (not parked) until this directory is opened
-     * through them; null where they cannot be (lost: this directory's opening then fails as theirs did).
-     * (Made where its entry's turn comes, which may be after the parent's listing, where they may be parked.)
-     */
-    private static DirectoryPair keepOpen(DirectoryPair dirs) {
-        try {
-            return dirs.tryRetain() ? dirs : null;
-        } catch (IOException e) {
-            return null;
-        }
+    private static DirectoryPair awaiting(DirectoryPair dirs) {
+        dirs.await();
+        return dirs;
     }
 
-    /** Whether {@link #above} was released. */
-    private boolean released;
+    /** Whether {@link #above} was told this one was opened. */
+    private boolean opened;
 
     /** Opens the directories (relative to the parent's where they are held), then copies the entries. */
     private void open() {
@@ -144,8 +136,8 @@ final class DirectoryTask extends Task {
             }
             if (above != null) {
                 // Opened: the parent may be parked from now on.
-                released = true;
-                above.release();
+                opened = true;
+                above.awaited();
             }
             anchors.hold(directory.source(), directory.target(), dirs);
             // Used while this runs (then, where too many are open, it may be parked until its entries or its end need it).

@@ -4,7 +4,7 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Descriptors closed in batches: {@link #add} puts a close off, and once {@link #SIZE} are
- * waiting they are closed together, each run of consecutive numbers by one
+ * waiting (fewer under a low descriptor limit: {@link #sizeUnder}) they are closed together, each run of consecutive numbers by one
  * {@code close_range(first, last, 0)} (Linux 5.9; the number 436 on every architecture), the rest
  * one by one. The kernel gives out the lowest free number, so the ones put off lie side by side and
  * many of those system calls go. Only for descriptors whose close nobody waits for (a regular file
@@ -28,6 +28,9 @@ public final class CloseBatch {
      */
     public static final int SIZE = 256;
 
+    /** The fewest closes a batch puts off, however low the descriptor limit. */
+    static final int FEWEST = 4;
+
     /** The engine's two calls. */
     public interface Closer {
         /** {@code close(fd)}, errors ignored. */
@@ -48,13 +51,32 @@ public final class CloseBatch {
      * whoever finds the batch empty then also finds the closes of the one taken before in progress.
      */
     private final ReentrantLock closing = new ReentrantLock();
-    private int[] waiting = new int[SIZE];
+    /** How many closes wait at most in this batch. */
+    private final int size;
+    private int[] waiting;
     private int count;
     /** Whether to try close_range (false once the kernel said it has none). */
     private volatile boolean ranges = true;
 
+    /** A batch of {@link #sizeUnder} the process's descriptor limit ({@link OpenFilesLimit}). */
     public CloseBatch(Closer closer) {
+        this(closer, sizeUnder(OpenFilesLimit.soft()));
+    }
+
+    CloseBatch(Closer closer, int size) {
         this.closer = closer;
+        this.size = size;
+        this.waiting = new int[size];
+    }
+
+    /**
+     * How many closes a batch puts off under a limit of {@code limit} descriptors: {@link #SIZE}, or
+     * where the limit is low an eighth of what it leaves beside the JVM's own (at least
+     * {@link #FEWEST}), so that the closes put off never fill the table: every open not made by an
+     * engine (a class loaded from a directory, a file the JDK reads) would fail meanwhile.
+     */
+    static int sizeUnder(long limit) {
+        return (int) Math.max(FEWEST, Math.min(SIZE, OpenFilesLimit.spare(limit) / 8));
     }
 
     /** Puts {@code fd}'s close off: it is closed with the others, at the latest by {@link #flush}. */
@@ -63,17 +85,17 @@ public final class CloseBatch {
         lock.lock();
         try {
             waiting[count++] = fd;
-            if (count < SIZE) {
+            if (count < size) {
                 return;
             }
             full = waiting;
-            waiting = new int[SIZE];
+            waiting = new int[size];
             count = 0;
             closing.lock();
         } finally {
             lock.unlock();
         }
-        close(full, SIZE);
+        close(full, size);
     }
 
     /** Closes every descriptor put off. */
@@ -92,7 +114,7 @@ public final class CloseBatch {
             }
             all = waiting;
             n = count;
-            waiting = new int[SIZE];
+            waiting = new int[size];
             count = 0;
             closing.lock();
         } finally {

@@ -43,7 +43,7 @@ class CloseBatchTest {
     })
     void consecutiveNumbersAreClosedByOneCall(String fds, String calls) {
         Calls c = new Calls(0);
-        CloseBatch b = new CloseBatch(c);
+        CloseBatch b = new CloseBatch(c, CloseBatch.SIZE);
         for (String fd : fds.trim().split(" +")) {
             b.add(Integer.parseInt(fd));
         }
@@ -74,7 +74,7 @@ class CloseBatchTest {
     @Test
     void aFullBatchIsClosedAtOnce() {
         Calls c = new Calls(0);
-        CloseBatch b = new CloseBatch(c);
+        CloseBatch b = new CloseBatch(c, CloseBatch.SIZE);
         IntStream.range(100, 100 + CloseBatch.SIZE - 1).forEach(b::add);
         assertEquals(List.of(), c.made);
         b.add(100 + CloseBatch.SIZE - 1);
@@ -87,7 +87,7 @@ class CloseBatchTest {
     @Test
     void withoutCloseRangeEachIsClosedAndTheCallIsNotTriedAgain() {
         Calls c = new Calls(Errno.ENOSYS);
-        CloseBatch b = new CloseBatch(c);
+        CloseBatch b = new CloseBatch(c, CloseBatch.SIZE);
         List.of(3, 4, 5).forEach(b::add);
         b.flush();
         assertEquals(List.of("range 3-5", "close 3", "close 4", "close 5"), c.made);
@@ -105,7 +105,7 @@ class CloseBatchTest {
     @Test
     void makingRoomClosesWhatWaitsAndLetsAnOpenBeTriedABoundedNumberOfTimes() throws Exception {
         Calls c = new Calls(0);
-        CloseBatch b = new CloseBatch(c);
+        CloseBatch b = new CloseBatch(c, CloseBatch.SIZE);
         List.of(3, 4, 6).forEach(b::add);
         assertEquals(true, b.makeRoom(0));
         assertEquals(List.of("range 3-4", "close 6"), c.made);
@@ -149,5 +149,23 @@ class CloseBatchTest {
         assertEquals(List.of("close 9"), closed, "the other thread's close was made before the new try");
         flusher.join();
         releaser.join();
+    }
+
+    @ParameterizedTest(name = "limit {0} -> {1}")
+    @CsvSource({"0, 4", "32, 4", "64, 4", "100, 8", "1024, 124", "2080, 256", "1048576, 256", "9223372036854775807, 256"})
+    void aBatchPutsOffFewerClosesUnderALowDescriptorLimit(long limit, int size) {
+        assertEquals(size, CloseBatch.sizeUnder(limit));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "Max open files            1024                 1048576              files | 1024",
+        "Max open files            unlimited            unlimited            files | 9223372036854775807",
+        "Max processes             95435                95435                processes | 9223372036854775807",
+    })
+    void theSoftLimitIsReadFromProcSelfLimits(String line, long soft) {
+        String text = "Limit                     Soft Limit           Hard Limit           Units\n"
+                + "Max cpu time              unlimited            unlimited            seconds\n" + line.trim() + "\n";
+        assertEquals(soft, OpenFilesLimit.parse(text.getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
     }
 }

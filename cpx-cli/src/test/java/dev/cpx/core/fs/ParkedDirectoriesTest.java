@@ -169,4 +169,10 @@ class ParkedDirectoriesTest {
     void theOpenPairsAllowedUnderADescriptorLimit(long limit, int pairs) {
         assertEquals(pairs, DescriptorBudget.budgetOf(limit));
     }
+
+    @ParameterizedTest
+    @CsvSource({"0, 1", "32, 1", "40, 1", "48, 2", "64, 5", "128, 16", "1024, 165", "9223372036854775807, 1073741823"})
+    void theWorkersAllowedUnderADescriptorLimit(long limit, int workers) {
+        assertEquals(workers, DescriptorBudget.workersFor(limit));
+    }
 }
