@@ -1,8 +1,6 @@
 package dev.cpx.core.copy;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.cpx.spi.support.OpenFilesLimit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** {@link InsertionOrder} for one directory's entries: names them strictly in index order. */
@@ -10,11 +8,12 @@ public final class SequencedInsertions implements InsertionOrder {
 
     /**
      * Above this many files waiting with open descriptors (run-wide), files are named out of turn:
-     * a quarter of the process's descriptor limit, at least 256 and at most 4096 ({@link #budgetFor}).
-     * Each worker (16 or more of them at most) may hold a chunk of 64 waiting files, so a fixed 256
-     * could be crossed by a large directory on a machine with more cores, naming files out of turn.
+     * a quarter of what the process's descriptor limit leaves beside the JVM's own, at most 4096
+     * ({@link #budgetFor}). Each worker (16 or more of them at most) may hold a chunk of 64 waiting
+     * files, so a fixed 256 could be crossed by a large directory on a machine with more cores,
+     * naming files out of turn; and under a low limit 256 waiting files were more than it allows.
      */
-    static final int MAX_WAITING_DESCRIPTORS = budgetFor(openFilesLimit());
+    static final int MAX_WAITING_DESCRIPTORS = budgetFor(OpenFilesLimit.soft());
 
     private static final Runnable SKIP = () -> { };
 
@@ -75,23 +74,12 @@ public final class SequencedInsertions implements InsertionOrder {
         }
     }
 
-    /** Files that may wait for their turn holding a descriptor, under a descriptor limit of {@code limit} (0: unknown). */
+    /**
+     * Files that may wait for their turn holding a descriptor, under a descriptor limit of
+     * {@code limit}: 256 at a limit of 1,056, 4,096 from 16,416 on; 8 at 64. (Before, at least 256
+     * at any limit: under {@code ulimit -n 64} the waiting files alone could fill the table.)
+     */
     static int budgetFor(long limit) {
-        return (int) Math.max(256, Math.min(4096, limit / 4));
-    }
-
-    /** The soft limit on open files ({@code /proc/self/limits}, which the JVM raised at start), 0 if unknown. */
-    private static long openFilesLimit() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/limits"))) {
-                if (line.startsWith("Max open files")) {
-                    String soft = line.substring("Max open files".length()).trim().split("\\s+")[0];
-                    return soft.equals("unlimited") ? Long.MAX_VALUE : Long.parseLong(soft);
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // Not Linux's /proc: the smallest budget.
-        }
-        return 0;
+        return (int) Math.min(4096, OpenFilesLimit.spare(limit) / 4);
     }
 }

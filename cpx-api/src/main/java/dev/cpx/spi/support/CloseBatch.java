@@ -3,14 +3,14 @@ package dev.cpx.spi.support;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Descriptors closed in batches: {@link #add} puts a close off, and once {@link #SIZE} are
- * waiting (fewer under a low descriptor limit: {@link #sizeUnder}) they are closed together, each run of consecutive numbers by one
- * {@code close_range(first, last, 0)} (Linux 5.9; the number 436 on every architecture), the rest
- * one by one. The kernel gives out the lowest free number, so the ones put off lie side by side and
- * many of those system calls go. Only for descriptors whose close nobody waits for (a regular file
- * or a directory, not a FIFO's writer) and can report nothing (a file only read: a written one's
- * close may report a write error, on NFS, CIFS or FUSE file systems). {@link #flush} closes what
- * waits, at a run's end. Thread safe.
+ * Descriptors closed in batches: {@link #add} puts a close off, and once {@link #SIZE} are waiting
+ * (fewer under a low descriptor limit: {@link #sizeUnder}) they are closed together, each run of
+ * consecutive numbers by one {@code close_range(first, last, 0)} (Linux 5.9; the number 436 on
+ * every architecture), the rest one by one. The kernel gives out the lowest free number, so the
+ * ones put off lie side by side and many of those system calls go. Only for descriptors whose close
+ * nobody waits for (a regular file or a directory, not a FIFO's writer) and can report nothing (a
+ * file only read: a written one's close may report a write error, on NFS, CIFS or FUSE file
+ * systems). {@link #flush} closes what waits, at a run's end. Thread safe.
  *
  * @since 0.4.0
  */
