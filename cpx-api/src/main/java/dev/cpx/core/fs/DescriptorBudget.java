@@ -12,7 +12,7 @@ public final class DescriptorBudget {
 
     /** Pairs open now, in the whole process. */
     private static final AtomicInteger OPEN = new AtomicInteger();
-    /** Up to this many open pairs none is parked, and the limit is not read. */
+    /** Up to this many open pairs none is parked, whatever the limit. */
     private static final int FEW = 2;
     /** How many pairs may be open before idle ones are parked; 0 until read. */
     private static volatile int budget;
@@ -72,9 +72,10 @@ public final class DescriptorBudget {
 
     /**
      * How many pairs may be open under a limit of {@code limit} descriptors: a quarter of what is left
-     * beside the JVM's own (its jars, its runtime), and at least two. The files being copied and the
-     * closes put off ({@link dev.cpx.spi.support.CloseBatch}, made at once where an open meets the
-     * limit) take the rest.
+     * beside the JVM's own (its jars, its runtime), and at least two. The workers' files
+     * ({@link #mostWorkers}), the files waiting for their turn to be named (a quarter:
+     * {@code core.copy.SequencedInsertions}) and the closes put off (an eighth:
+     * {@link dev.cpx.spi.support.CloseBatch}, made at once where an open meets the limit) take the rest.
      */
     static int budgetOf(long limit) {
         return (int) Math.max(2, Math.min(Integer.MAX_VALUE / 2, OpenFilesLimit.spare(limit) / 4));

@@ -156,16 +156,4 @@ class CloseBatchTest {
     void aBatchPutsOffFewerClosesUnderALowDescriptorLimit(long limit, int size) {
         assertEquals(size, CloseBatch.sizeUnder(limit));
     }
-
-    @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "Max open files            1024                 1048576              files | 1024",
-        "Max open files            unlimited            unlimited            files | 9223372036854775807",
-        "Max processes             95435                95435                processes | 9223372036854775807",
-    })
-    void theSoftLimitIsReadFromProcSelfLimits(String line, long soft) {
-        String text = "Limit                     Soft Limit           Hard Limit           Units\n"
-                + "Max cpu time              unlimited            unlimited            seconds\n" + line.trim() + "\n";
-        assertEquals(soft, OpenFilesLimit.parse(text.getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
-    }
 }
