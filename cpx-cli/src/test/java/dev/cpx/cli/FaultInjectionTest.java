@@ -144,7 +144,7 @@ class FaultInjectionTest {
      * of the chain below it and the copy failed with "Too many open files" where GNU cp copies the
      * tree ({@code -j 1}: 509 of 1,770 entries in a 400-level tree); now the parent is parked once
      * its first subdirectory is open, and opened again for the second. The workers are as many as
-     * the limit leaves room for ({@code DescriptorBudget.mostWorkers}).
+     * the limit leaves room for ({@code OpenFilesLimit.Shares.workers}).
      */
     @ParameterizedTest(name = "engine={0} {1}")
     @org.junit.jupiter.params.provider.CsvSource({"native, -j1", "nio, -j1", "native, -j4", "nio, -j4"})

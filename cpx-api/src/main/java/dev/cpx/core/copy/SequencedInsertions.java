@@ -9,11 +9,11 @@ public final class SequencedInsertions implements InsertionOrder {
     /**
      * Above this many files waiting with open descriptors (run-wide), files are named out of turn:
      * a quarter of what the process's descriptor limit leaves beside the JVM's own, at most 4096
-     * ({@link #budgetFor}). Each worker (16 or more of them at most) may hold a chunk of 64 waiting
+     * ({@link OpenFilesLimit.Shares#waitingFiles}). Each worker (16 or more of them at most) may hold a chunk of 64 waiting
      * files, so a fixed 256 could be crossed by a large directory on a machine with more cores,
      * naming files out of turn; and under a low limit 256 waiting files were more than it allows.
      */
-    static final int MAX_WAITING_DESCRIPTORS = budgetFor(OpenFilesLimit.soft());
+    static final int MAX_WAITING_DESCRIPTORS = OpenFilesLimit.shares().waitingFiles();
 
     private static final Runnable SKIP = () -> { };
 
@@ -72,14 +72,5 @@ public final class SequencedInsertions implements InsertionOrder {
             next++;
             r.run();
         }
-    }
-
-    /**
-     * Files that may wait for their turn holding a descriptor, under a descriptor limit of
-     * {@code limit}: 256 at a limit of 1,056, 4,096 from 16,416 on; 8 at 64. (Before, at least 256
-     * at any limit: under {@code ulimit -n 64} the waiting files alone could fill the table.)
-     */
-    static int budgetFor(long limit) {
-        return (int) Math.min(4096, OpenFilesLimit.spare(limit) / 4);
     }
 }

@@ -1,6 +1,6 @@
 package dev.cpx.core.run;
 
-import dev.cpx.core.fs.DescriptorBudget;
+import dev.cpx.spi.support.OpenFilesLimit;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -20,10 +20,10 @@ public final class Workers implements AutoCloseable {
 
     /**
      * {@code jobs} workers at once, up to {@code max} while workers wait on the disk ({@link DiskWaits});
-     * fewer where the descriptor limit leaves room for fewer ({@link DescriptorBudget#mostWorkers}).
+     * fewer where the descriptor limit leaves room for fewer ({@link OpenFilesLimit.Shares#workers}: a file and its copy each).
      */
     public Workers(int jobs, int max) {
-        int room = DescriptorBudget.mostWorkers();
+        int room = OpenFilesLimit.shares().workers();
         if (max > room) {
             max = room;
             jobs = Math.min(jobs, room);

@@ -4,7 +4,7 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Descriptors closed in batches: {@link #add} puts a close off, and once {@link #SIZE} are waiting
- * (fewer under a low descriptor limit: {@link #sizeUnder}) they are closed together, each run of
+ * (fewer under a low descriptor limit: {@link OpenFilesLimit.Shares#closes}) they are closed together, each run of
  * consecutive numbers by one {@code close_range(first, last, 0)} (Linux 5.9; the number 436 on
  * every architecture), the rest one by one. The kernel gives out the lowest free number, so the
  * ones put off lie side by side and many of those system calls go. Only for descriptors whose close
@@ -27,9 +27,6 @@ public final class CloseBatch {
      * from 27,500 to 9,700, -32.6 +- 8.8 ms (ab.py --runs 10).
      */
     public static final int SIZE = 256;
-
-    /** The fewest closes a batch puts off, however low the descriptor limit. */
-    static final int FEWEST = 4;
 
     /** The engine's two calls. */
     public interface Closer {
@@ -58,25 +55,20 @@ public final class CloseBatch {
     /** Whether to try close_range (false once the kernel said it has none). */
     private volatile boolean ranges = true;
 
-    /** A batch of {@link #sizeUnder} the process's descriptor limit ({@link OpenFilesLimit}). */
+    /**
+     * A batch of the closes the process's descriptor limit leaves room for ({@link OpenFilesLimit.Shares#closes}):
+     * {@link #SIZE}, or under a low limit fewer, so that the closes put off never fill the table
+     * (every open not made by an engine, a class loaded from a directory, a file the JDK reads, would
+     * fail meanwhile).
+     */
     public CloseBatch(Closer closer) {
-        this(closer, sizeUnder(OpenFilesLimit.soft()));
+        this(closer, OpenFilesLimit.shares().closes());
     }
 
     CloseBatch(Closer closer, int size) {
         this.closer = closer;
         this.size = size;
         this.waiting = new int[size];
-    }
-
-    /**
-     * How many closes a batch puts off under a limit of {@code limit} descriptors: {@link #SIZE}, or
-     * where the limit is low an eighth of what it leaves beside the JVM's own (at least
-     * {@link #FEWEST}), so that the closes put off never fill the table: every open not made by an
-     * engine (a class loaded from a directory, a file the JDK reads) would fail meanwhile.
-     */
-    static int sizeUnder(long limit) {
-        return (int) Math.max(FEWEST, Math.min(SIZE, OpenFilesLimit.spare(limit) / 8));
     }
 
     /** Puts {@code fd}'s close off: it is closed with the others, at the latest by {@link #flush}. */

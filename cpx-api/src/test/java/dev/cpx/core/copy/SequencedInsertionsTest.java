@@ -6,10 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 
-/** A directory's files named in index order, and how many may wait for their turn holding a descriptor. */
+/** A directory's files named in index order; how many may wait holding a descriptor is {@code OpenFilesLimitTest}'s. */
 class SequencedInsertionsTest {
 
     @Test
@@ -26,11 +24,5 @@ class SequencedInsertionsTest {
         assertEquals(0, waiting.get());
         order.insert(3, () -> named.add(3), false);
         assertEquals(List.of(0, 2, 3), named);
-    }
-
-    @ParameterizedTest(name = "limit {0} -> {1}")
-    @CsvSource({"0, 0", "32, 0", "64, 8", "128, 24", "1056, 256", "1048576, 4096", "9223372036854775807, 4096"})
-    void filesWaitingWithADescriptorAreFewerUnderALowLimit(long limit, int waiting) {
-        assertEquals(waiting, SequencedInsertions.budgetFor(limit));
     }
 }

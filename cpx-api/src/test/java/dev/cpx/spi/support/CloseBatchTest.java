@@ -150,10 +150,4 @@ class CloseBatchTest {
         flusher.join();
         releaser.join();
     }
-
-    @ParameterizedTest(name = "limit {0} -> {1}")
-    @CsvSource({"0, 4", "32, 4", "64, 4", "100, 8", "1024, 124", "2080, 256", "1048576, 256", "9223372036854775807, 256"})
-    void aBatchPutsOffFewerClosesUnderALowDescriptorLimit(long limit, int size) {
-        assertEquals(size, CloseBatch.sizeUnder(limit));
-    }
 }

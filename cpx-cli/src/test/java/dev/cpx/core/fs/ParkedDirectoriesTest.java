@@ -16,8 +16,6 @@ import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A directory pair parked (its descriptors closed while it waits, where the descriptor limit leaves
@@ -162,17 +160,5 @@ class ParkedDirectoriesTest {
         // The child's ".." is another directory now: left parked, and opened by its name, which still leads to it.
         b.unparkThrough(c);
         assertEquals(Set.of(), namesOpened(b));
-    }
-
-    @ParameterizedTest
-    @CsvSource({"32, 2", "40, 2", "64, 8", "1024, 248", "2048, 504", "1048576, 262136", "9223372036854775807, 1073741823"})
-    void theOpenPairsAllowedUnderADescriptorLimit(long limit, int pairs) {
-        assertEquals(pairs, DescriptorBudget.budgetOf(limit));
-    }
-
-    @ParameterizedTest
-    @CsvSource({"0, 1", "32, 1", "40, 1", "48, 2", "64, 5", "128, 16", "1024, 165", "9223372036854775807, 1073741823"})
-    void theWorkersAllowedUnderADescriptorLimit(long limit, int workers) {
-        assertEquals(workers, DescriptorBudget.workersFor(limit));
     }
 }
