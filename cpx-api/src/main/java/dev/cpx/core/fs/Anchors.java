@@ -211,18 +211,36 @@ public final class Anchors {
         if (to.equals(from)) {
             return step.open(rootFd, DOT);
         }
-        if (!(source && follow)) {
-            // One call where the kernel has openat2: no symbolic link on the way, nothing out of the root.
-            java.util.OptionalInt beneath = descriptors.openDirectoryBeneath(rootFd, PathBytes.of(from.relativize(to)), !source);
-            if (beneath.isPresent()) {
-                return beneath.getAsInt();
-            }
-        }
         List<byte[]> names = new java.util.ArrayList<>();
         for (Path name : from.relativize(to)) {
             names.add(PathBytes.of(name));
         }
-        return descend(descriptors, step.open(rootFd, names.get(0)), names.subList(1, names.size()), step);
+        return openWay(descriptors, rootFd, names, !(source && follow), !source, step);
+    }
+
+    /**
+     * Opens the directory {@code names} (one or more) lead to from the open directory {@code from},
+     * which stays open: where {@code beneath} (no name on the way to be followed if it is a symbolic
+     * link) in one call where the kernel has {@code openat2} ({@link Descriptors#openDirectoryBeneath}:
+     * no symbolic link on the way, nothing out of {@code from}; to make entries in where
+     * {@code toWrite}), else one name at a time by {@code step} ({@link #descend}).
+     */
+    public static int openWay(Descriptors descriptors, int from, List<byte[]> names, boolean beneath, boolean toWrite, Step step)
+            throws IOException {
+        if (beneath) {
+            java.io.ByteArrayOutputStream path = new java.io.ByteArrayOutputStream();
+            for (byte[] name : names) {
+                if (path.size() > 0) {
+                    path.write('/');
+                }
+                path.writeBytes(name);
+            }
+            java.util.OptionalInt fd = descriptors.openDirectoryBeneath(from, path.toByteArray(), toWrite);
+            if (fd.isPresent()) {
+                return fd.getAsInt();
+            }
+        }
+        return descend(descriptors, step.open(from, names.get(0)), names.subList(1, names.size()), step);
     }
 
     /** One step of {@link #descend}: the descriptor of {@code name} opened in the directory {@code at}. */

@@ -7,7 +7,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -435,42 +434,22 @@ public final class DirectoryPair {
         return fd;
     }
 
-    /** The directory {@code way} leads to from the open directory {@code from}. */
+    /**
+     * The directory {@code way} leads to from the open directory {@code from}: in one call where no
+     * name on it is followed and there are several ({@link Anchors#openWay}).
+     */
     private int openWay(int from, List<Origin> way, boolean sourceSide) throws IOException {
+        List<byte[]> names = new ArrayList<>(way.size());
         boolean follows = false;
         for (Origin o : way) {
+            names.add(o.name);
             follows |= o.follow;
         }
-        if (!follows && way.size() > 1) {
-            java.io.ByteArrayOutputStream path = new java.io.ByteArrayOutputStream();
-            for (Origin o : way) {
-                if (path.size() > 0) {
-                    path.write('/');
-                }
-                path.writeBytes(o.name);
-            }
-            OptionalInt fd = descriptors.openDirectoryBeneath(from, path.toByteArray(), !sourceSide);
-            if (fd.isPresent()) {
-                return fd.getAsInt();
-            }
-        }
-        int fd = -1;
-        try {
-            for (Origin o : way) {
-                int in = fd == -1 ? from : fd;
-                int next = sourceSide ? descriptors.openDirectory(in, o.name, o.follow) : descriptors.openDirectoryToWrite(in, o.name, o.follow);
-                if (fd != -1) {
-                    descriptors.close(fd);
-                }
-                fd = next;
-            }
-            return fd;
-        } catch (IOException | RuntimeException e) {
-            if (fd != -1) {
-                descriptors.close(fd);
-            }
-            throw e;
-        }
+        java.util.Iterator<Origin> origins = way.iterator();
+        return Anchors.openWay(descriptors, from, names, !follows && way.size() > 1, !sourceSide, (in, name) -> {
+            boolean follow = origins.next().follow;
+            return sourceSide ? descriptors.openDirectory(in, name, follow) : descriptors.openDirectoryToWrite(in, name, follow);
+        });
     }
 
     /** Where {@link #tryRetain} failed: whether the source (else the copy) could not be opened again as the same directory. */
