@@ -20,6 +20,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -33,6 +34,46 @@ class ClusterTest {
 
     @TempDir
     Path dir;
+
+    /**
+     * A tree whose entries' paths, from the operands as given, reach {@code PATH_MAX} in the source
+     * or in the copy: GNU cp's first call for such an entry fails, and a plain cpx copy stops where
+     * GNU's does (LongPathTest). The planner refuses the tree with GNU's message for the first entry
+     * beyond, as it refuses an entry it cannot read, and leaves nothing behind.
+     */
+    @ParameterizedTest(name = "engine={0}, long {1} path")
+    @CsvSource({"native, source", "nio, source", "native, copy", "nio, copy"})
+    void aTreeBeyondGnuCpsReachIsRefusedByThePlanner(String engine, String side) throws Exception {
+        assumeTrue(Files.isExecutable(Cli.GNU_CP), "GNU cp missing: comparison skipped");
+        String pad = "x".repeat(40);
+        String source = side.equals("source") ? "s" + pad : "s";
+        String parent = side.equals("copy") ? "t" + pad + "/" : "";
+        String target = parent + "dst";
+        String gnuTarget = parent + "gnu";
+        // The deepest directory's path stays under PATH_MAX on both sides; its two entries' (12 bytes) on the long side reach it.
+        int depth = (4096 - 1 - 13 - Math.max(source.length(), target.length())) / 2 + 1;
+        String chain = String.join("/", java.util.Collections.nCopies(depth, "d"));
+        try {
+            // By the shell, one name at a time (mkdir -p) and from the deepest directory (cd -P).
+            Cli.Result made = Cli.runScript(dir, Map.of(), null, "mkdir -p " + source + "/" + chain + " " + (parent.isEmpty() ? "." : parent)
+                    + " && cd -P " + source + "/" + chain + " && echo data > FFFFFFFFFFFF && mkdir DDDDDDDDDDDD", List.of());
+            assertEquals(0, made.exit(), made::toString);
+            Cli.Result gnu = Cli.gnu(dir, "-a", source, gnuTarget);
+            Cli.Result plan = Cli.cpx(dir, "--engine=" + engine, "--plan=plan", "-a", source, target);
+            String context = "GNU:\n" + gnu + "\nplan:\n" + plan;
+            assertEquals(1, gnu.exit(), () -> "the scene reaches PATH_MAX for GNU cp\n" + context);
+            assertEquals(1, plan.exit(), context);
+            List<String> lines = plan.err().lines().toList();
+            assertEquals(1, lines.size(), context);
+            assertTrue(gnu.err().replace(Cli.GNU_CP + ": ", "cpx: ").replace(gnuTarget, target).lines().anyMatch(lines.get(0)::equals),
+                    () -> "the planner's message is one of GNU cp's\n" + context);
+            assertFalse(Files.exists(dir.resolve("plan")), "the refused plan is not left behind");
+            assertFalse(Files.exists(dir.resolve(target)), "no copy made");
+        } finally {
+            // rm: JUnit's clean-up resolves each directory's real path, quadratic in the depth.
+            Cli.runScript(dir, Map.of(), null, "rm -rf -- s* t* gnu", List.of());
+        }
+    }
 
     @ParameterizedTest(name = "engine={0}")
     @ValueSource(strings = {"native", "nio"})
