@@ -308,26 +308,23 @@ public final class Planner {
     }
 
     /**
-     * Refuses an entry beyond GNU cp's reach ({@link PathLimit}): its source's or its copy's path,
-     * from the operands as given ({@code sourceBytes} and {@code targetBytes} long for the operand and
-     * its copy), of {@code PATH_MAX} bytes or more, where {@code cp} of the same operands makes a first
-     * call for it that fails (the source's {@code stat}, else the copy's creation). A plain copy goes as
-     * far as GNU goes and reports the rest; a plan refuses, as it refuses an entry it cannot read,
-     * before any worker starts, rather than have its workers copy beyond GNU's reach (they open
-     * entries by descriptor, below the operands) or fail at it one chunk at a time. {@code mode} is
-     * the entry's {@code st_mode}, -1 where not read yet (only the source is looked at then).
+     * The refusal of an entry beyond GNU cp's reach ({@link PathLimit}: its source's or its copy's
+     * path, from the operands as given, of {@code PATH_MAX} bytes or more; {@code sourceBytes} long
+     * for the source operand): the message of the first call {@code cp} of the same operands makes
+     * for it and that fails, the source's {@code stat}, else the copy's creation ({@code mode}: the
+     * entry's {@code st_mode}). A plain copy goes as far as GNU goes and reports the rest; a plan
+     * refuses, as it refuses an entry it cannot read, before any worker starts, rather than have its
+     * workers copy beyond GNU's reach (they open entries by descriptor, below the operands) or fail
+     * at it one chunk at a time.
      */
-    private static void refuseBeyondReach(int sourceBytes, int targetBytes, byte[] rel, Path source, Path target, int mode)
-            throws IOException {
+    private static IOException beyondReach(int sourceBytes, byte[] rel, Path source, Path target, int mode) {
         if (PathLimit.tooLong(sourceBytes, rel.length)) {
-            throw new IOException("cannot stat " + PlanDirectory.show(source) + ": " + FILE_NAME_TOO_LONG);
+            return new IOException("cannot stat " + PlanDirectory.show(source) + ": " + FILE_NAME_TOO_LONG);
         }
-        if (mode != -1 && PathLimit.tooLong(targetBytes, rel.length)) {
-            int type = mode & Stat.S_IFMT;
-            String what = type == Stat.S_IFDIR ? "directory" : type == Stat.S_IFREG ? "regular file"
-                    : type == Stat.S_IFLNK ? "symbolic link" : "special file";
-            throw new IOException("cannot create " + what + " " + PlanDirectory.show(target) + ": " + FILE_NAME_TOO_LONG);
-        }
+        int type = mode & Stat.S_IFMT;
+        String what = type == Stat.S_IFDIR ? "directory" : type == Stat.S_IFREG ? "regular file"
+                : type == Stat.S_IFLNK ? "symbolic link" : "special file";
+        return new IOException("cannot create " + what + " " + PlanDirectory.show(target) + ": " + FILE_NAME_TOO_LONG);
     }
 
     private static final String FILE_NAME_TOO_LONG = dev.cpx.api.Diagnostic.reasonOf(
@@ -367,7 +364,7 @@ public final class Planner {
         }
         long rootDev = st.dev();
         int sourceBytes = givenBytes(root);
-        int targetBytes = givenBytes(target);
+        int longerBytes = Math.max(sourceBytes, givenBytes(target));
         Deque<Frame> stack = new ArrayDeque<>();
         stack.push(new Frame(root, new byte[0], st.dev(), st.ino(), null, false, Stat.lstatOrNull(target) != null));
         while (!stack.isEmpty()) {
@@ -390,15 +387,15 @@ public final class Planner {
                     if (excludes.excludesAnyEntry(name, relative)) {
                         continue;
                     }
-                    Path childTarget = targetDir.resolve(name);
-                    refuseBeyondReach(sourceBytes, targetBytes, rel, child, childTarget, -1);
                     Stat cs;
                     try {
                         cs = Stat.of(child, followInside);
                     } catch (IOException e) {
                         throw new IOException("cannot stat " + PlanDirectory.show(child) + ": " + dev.cpx.api.Diagnostic.reasonOf(e));
                     }
-                    refuseBeyondReach(sourceBytes, targetBytes, rel, child, childTarget, cs.mode());
+                    if (PathLimit.tooLong(longerBytes, rel.length)) {
+                        throw beyondReach(sourceBytes, rel, child, targetDir.resolve(name), cs.mode());
+                    }
                     if (cs.isDirectory()) {
                         if (excludes.excludesDirectory(name, relative)) {
                             continue;
@@ -408,7 +405,7 @@ public final class Planner {
                                 throw new IOException("directory loop at " + PlanDirectory.show(child));
                             }
                         }
-                        boolean existed = Stat.lstatOrNull(childTarget) != null;
+                        boolean existed = Stat.lstatOrNull(targetDir.resolve(name)) != null;
                         stack.push(new Frame(child, rel, cs.dev(), cs.ino(), f, false, existed));
                     } else {
                         emit(new PlanEntry(operand, rel, kind(cs), cs.isRegular() ? cs.size() : 0, 0), cs, list);
@@ -440,8 +437,9 @@ public final class Planner {
         private final DataOutputStream list;
         private final DataOutputStream dirs;
         private final java.util.concurrent.atomic.AtomicReference<IOException> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        /** The operand's length and the longer of it and its copy's, as given ({@link #beyondReach}). */
         private final int sourceBytes;
-        private final int targetBytes;
+        private final int longerBytes;
 
         ParallelWalk(int operand, Path root, Path target, Stat rootStat, boolean rootExisted, DataOutputStream list,
                 DataOutputStream dirs) {
@@ -453,7 +451,7 @@ public final class Planner {
             this.list = list;
             this.dirs = dirs;
             this.sourceBytes = givenBytes(root);
-            this.targetBytes = givenBytes(target);
+            this.longerBytes = Math.max(sourceBytes, givenBytes(target));
         }
 
         void run() throws IOException {
@@ -561,15 +559,14 @@ public final class Planner {
                             continue;
                         }
                     }
-                    refuseBeyondReach(sourceBytes, targetBytes, childRel, sourceOf(childRel), null, -1);
                     dev.cpx.spi.FileStatus cs;
                     try {
                         cs = descriptors.status(fd, childName);
                     } catch (IOException e) {
                         throw new IOException("cannot stat " + PlanDirectory.show(sourceOf(childRel)) + ": " + dev.cpx.api.Diagnostic.reasonOf(e));
                     }
-                    if (PathLimit.tooLong(targetBytes, childRel.length)) {
-                        refuseBeyondReach(sourceBytes, targetBytes, childRel, null, target.resolve(PathBytes.path(childRel)), cs.mode());
+                    if (PathLimit.tooLong(longerBytes, childRel.length)) {
+                        throw beyondReach(sourceBytes, childRel, sourceOf(childRel), target.resolve(PathBytes.path(childRel)), cs.mode());
                     }
                     int type = cs.mode() & Stat.S_IFMT;
                     if (type == Stat.S_IFDIR) {
