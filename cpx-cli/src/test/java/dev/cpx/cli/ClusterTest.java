@@ -41,22 +41,29 @@ class ClusterTest {
      * GNU's does (LongPathTest). The planner refuses the tree with GNU's message for the first entry
      * beyond, as it refuses an entry it cannot read, and leaves nothing behind.
      */
-    @ParameterizedTest(name = "engine={0}, long {1} path")
-    @CsvSource({"native, source", "nio, source", "native, copy", "nio, copy"})
-    void aTreeBeyondGnuCpsReachIsRefusedByThePlanner(String engine, String side) throws Exception {
+    @ParameterizedTest(name = "engine={0}, long {1} path, {2}")
+    @CsvSource({
+        "native, source, echo data > FFFFFFFFFFFF && mkdir DDDDDDDDDDDD",
+        "nio, source, echo data > FFFFFFFFFFFF && mkdir DDDDDDDDDDDD",
+        "native, copy, echo data > FFFFFFFFFFFF && mkdir DDDDDDDDDDDD",
+        "nio, copy, echo data > FFFFFFFFFFFF && mkdir DDDDDDDDDDDD",
+        "native, copy, mkfifo PPPPPPPPPPPP",
+        "nio, copy, ln -s target LLLLLLLLLLLL",
+    })
+    void aTreeBeyondGnuCpsReachIsRefusedByThePlanner(String engine, String side, String entries) throws Exception {
         assumeTrue(Files.isExecutable(Cli.GNU_CP), "GNU cp missing: comparison skipped");
         String pad = "x".repeat(40);
         String source = side.equals("source") ? "s" + pad : "s";
         String parent = side.equals("copy") ? "t" + pad + "/" : "";
         String target = parent + "dst";
         String gnuTarget = parent + "gnu";
-        // The deepest directory's path stays under PATH_MAX on both sides; its two entries' (12 bytes) on the long side reach it.
+        // The deepest directory's path stays under PATH_MAX on both sides; its entries' (12 bytes) on the long side reach it.
         int depth = (4096 - 1 - 13 - Math.max(source.length(), target.length())) / 2 + 1;
         String chain = String.join("/", java.util.Collections.nCopies(depth, "d"));
         try {
             // By the shell, one name at a time (mkdir -p) and from the deepest directory (cd -P).
             Cli.Result made = Cli.runScript(dir, Map.of(), null, "mkdir -p " + source + "/" + chain + " " + (parent.isEmpty() ? "." : parent)
-                    + " && cd -P " + source + "/" + chain + " && echo data > FFFFFFFFFFFF && mkdir DDDDDDDDDDDD", List.of());
+                    + " && cd -P " + source + "/" + chain + " && " + entries, List.of());
             assertEquals(0, made.exit(), made::toString);
             Cli.Result gnu = Cli.gnu(dir, "-a", source, gnuTarget);
             Cli.Result plan = Cli.cpx(dir, "--engine=" + engine, "--plan=plan", "-a", source, target);

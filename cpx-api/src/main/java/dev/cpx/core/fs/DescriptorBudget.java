@@ -12,8 +12,6 @@ public final class DescriptorBudget {
 
     /** Pairs open now, in the whole process. */
     private static final AtomicInteger OPEN = new AtomicInteger();
-    /** Up to this many open pairs none is parked, whatever the limit. */
-    private static final int FEW = 2;
 
     private DescriptorBudget() {
     }
@@ -31,7 +29,7 @@ public final class DescriptorBudget {
     /** Whether more pairs are open than the descriptor limit leaves room for. */
     static boolean exceeded() {
         int open = OPEN.get();
-        return open > FEW && open > budget();
+        return open > budget();
     }
 
     /**
@@ -40,7 +38,7 @@ public final class DescriptorBudget {
      * subdirectories copied inside its listing) may go.
      */
     public static boolean roomFor(int pairs) {
-        return pairs <= FEW || pairs <= budget();
+        return pairs <= budget();
     }
 
     private static int budget() {

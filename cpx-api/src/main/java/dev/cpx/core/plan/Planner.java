@@ -317,13 +317,15 @@ public final class Planner {
      * workers copy beyond GNU's reach (they open entries by descriptor, below the operands) or fail
      * at it one chunk at a time.
      */
-    private static IOException beyondReach(int sourceBytes, byte[] rel, Path source, Path target, int mode) {
+    private IOException beyondReach(int sourceBytes, byte[] rel, Path source, Path target, int mode) {
         if (PathLimit.tooLong(sourceBytes, rel.length)) {
             return new IOException("cannot stat " + PlanDirectory.show(source) + ": " + FILE_NAME_TOO_LONG);
         }
+        // GNU's names, as SlashedTarget's: a FIFO or device made as such only where not read as data.
         int type = mode & Stat.S_IFMT;
-        String what = type == Stat.S_IFDIR ? "directory" : type == Stat.S_IFREG ? "regular file"
-                : type == Stat.S_IFLNK ? "symbolic link" : "special file";
+        boolean special = type != Stat.S_IFDIR && type != Stat.S_IFREG && type != Stat.S_IFLNK;
+        String what = type == Stat.S_IFDIR ? "directory" : type == Stat.S_IFLNK ? "symbolic link"
+                : !special || options.copyContents() ? "regular file" : type == Stat.S_IFIFO ? "fifo" : "special file";
         return new IOException("cannot create " + what + " " + PlanDirectory.show(target) + ": " + FILE_NAME_TOO_LONG);
     }
 
