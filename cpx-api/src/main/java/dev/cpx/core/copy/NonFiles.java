@@ -4,6 +4,7 @@ import dev.cpx.api.CopyMode;
 import dev.cpx.api.Diagnostic;
 import dev.cpx.api.EntryKind;
 import dev.cpx.api.OverwritePolicy;
+import dev.cpx.core.decide.CreatedKind;
 import dev.cpx.core.decide.CreationModes;
 import dev.cpx.core.decide.DestinationCheck;
 import dev.cpx.core.decide.Entry;
@@ -81,8 +82,7 @@ public final class NonFiles {
             return false;
         }
         Stat st = e.stat();
-        Diagnostic cannot = Diagnostic.of(st.type() == Stat.S_IFIFO ? "cannot create fifo {0}" : "cannot create special file {0}",
-                e.target());
+        Diagnostic cannot = Diagnostic.of(CreatedKind.cannotCreate(st.type(), true), e.target());
         int mode = st.type() | CreationModes.of(st, context.options());
         Effects effects = context.effects();
         return make(e, false, Attributes.ALL, cannot, at -> effects.makeNode(at, mode, st.rdev()));

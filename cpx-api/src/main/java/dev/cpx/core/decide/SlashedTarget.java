@@ -74,11 +74,8 @@ public final class SlashedTarget {
             why = Diagnostic.of("cannot create hard link {0} to {1}", target, sourceName).withReason(errno);
         } else if (mode == CopyMode.SYMBOLIC_LINK) {
             why = Diagnostic.of("cannot create symbolic link {0} to {1}", target, sourceName).withReason(errno);
-        } else if (source.isSymlink()) {
-            why = Diagnostic.of("cannot create symbolic link {0}", target, errno);
-        } else if (source.isSpecial() && specialsAsSpecial && mode != CopyMode.ATTRIBUTES_ONLY) {
-            String what = (source.type() == Stat.S_IFIFO) ? "cannot create fifo {0}" : "cannot create special file {0}";
-            why = Diagnostic.of(what, target, errno);
+        } else if (source.isSymlink() || source.isSpecial() && specialsAsSpecial && mode != CopyMode.ATTRIBUTES_ONLY) {
+            why = Diagnostic.of(CreatedKind.cannotCreate(source.type(), true), target, errno);
         } else {
             why = Diagnostic.of("cannot create regular file {0}", target, probe == Probe.EMPTY ? errno : "Not a directory");
             opensSource = true;

@@ -7,6 +7,7 @@ import dev.cpx.api.CopyOptions;
 import dev.cpx.api.Dereference;
 import dev.cpx.api.OverwritePolicy;
 import dev.cpx.api.TargetMode;
+import dev.cpx.core.decide.CreatedKind;
 import dev.cpx.core.decide.SlashedTarget;
 import dev.cpx.core.fs.PathLimit;
 import dev.cpx.core.fs.Stat;
@@ -321,11 +322,7 @@ public final class Planner {
         if (PathLimit.tooLong(sourceBytes, rel.length)) {
             return new IOException("cannot stat " + PlanDirectory.show(source) + ": " + FILE_NAME_TOO_LONG);
         }
-        // GNU's names, as SlashedTarget's: a FIFO or device made as such only where not read as data.
-        int type = mode & Stat.S_IFMT;
-        boolean special = type != Stat.S_IFDIR && type != Stat.S_IFREG && type != Stat.S_IFLNK;
-        String what = type == Stat.S_IFDIR ? "directory" : type == Stat.S_IFLNK ? "symbolic link"
-                : !special || options.copyContents() ? "regular file" : type == Stat.S_IFIFO ? "fifo" : "special file";
+        String what = CreatedKind.of(mode & Stat.S_IFMT, options.recursive() && !options.copyContents());
         return new IOException("cannot create " + what + " " + PlanDirectory.show(target) + ": " + FILE_NAME_TOO_LONG);
     }
 
