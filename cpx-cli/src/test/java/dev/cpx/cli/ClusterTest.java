@@ -53,8 +53,11 @@ class ClusterTest {
     void aTreeBeyondGnuCpsReachIsRefusedByThePlanner(String engine, String side, String entries) throws Exception {
         assumeTrue(Files.isExecutable(Cli.GNU_CP), "GNU cp missing: comparison skipped");
         String pad = "x".repeat(40);
-        String source = side.equals("source") ? "s" + pad : "s";
-        String parent = side.equals("copy") ? "t" + pad + "/" : "";
+        String sourceName = side.equals("source") ? "s" + pad : "s";
+        String parentName = side.equals("copy") ? "t" + pad + "/" : "";
+        // The operands absolute: what GNU cp reaches from them is what the plan's workers reach.
+        String source = dir + "/" + sourceName;
+        String parent = dir + "/" + parentName;
         String target = parent + "dst";
         String gnuTarget = parent + "gnu";
         // The deepest directory's path stays under PATH_MAX on both sides; its entries' (12 bytes) on the long side reach it.
@@ -62,8 +65,8 @@ class ClusterTest {
         String chain = String.join("/", java.util.Collections.nCopies(depth, "d"));
         try {
             // By the shell, one name at a time (mkdir -p) and from the deepest directory (cd -P).
-            Cli.Result made = Cli.runScript(dir, Map.of(), null, "mkdir -p " + source + "/" + chain + " " + (parent.isEmpty() ? "." : parent)
-                    + " && cd -P " + source + "/" + chain + " && " + entries, List.of());
+            Cli.Result made = Cli.runScript(dir, Map.of(), null, "mkdir -p " + sourceName + "/" + chain + " "
+                    + (parentName.isEmpty() ? "." : parentName) + " && cd -P " + sourceName + "/" + chain + " && " + entries, List.of());
             assertEquals(0, made.exit(), made::toString);
             Cli.Result gnu = Cli.gnu(dir, "-a", source, gnuTarget);
             Cli.Result plan = Cli.cpx(dir, "--engine=" + engine, "--plan=plan", "-a", source, target);
@@ -79,6 +82,37 @@ class ClusterTest {
         } finally {
             // rm: JUnit's clean-up resolves each directory's real path, quadratic in the depth.
             Cli.runScript(dir, Map.of(), null, "rm -rf -- s* t* gnu", List.of());
+        }
+    }
+
+    /**
+     * A tree within GNU cp's reach from relative operands, beyond it from the same operands made
+     * absolute, which is how the plan's workers reach its entries (the copy under its staging name):
+     * the planner refuses it, naming that path, rather than accept what its workers would fail at.
+     */
+    @ParameterizedTest(name = "engine={0}, -{1}")
+    @CsvSource({"native, a", "nio, a", "native, rL"})
+    void aTreeBeyondTheWorkersReachIsRefusedByThePlanner(String engine, String option) throws Exception {
+        assumeTrue(Files.isExecutable(Cli.GNU_CP), "GNU cp missing: comparison skipped");
+        // The file's path from the working directory 4,090 bytes, from / longer than PATH_MAX.
+        int depth = (4090 - "s/".length() - "f".length()) / 2;
+        String chain = String.join("/", java.util.Collections.nCopies(depth, "d"));
+        try {
+            Cli.Result made = Cli.runScript(dir, Map.of(), null, "mkdir -p s/" + chain + " && cd -P s/" + chain + " && echo data > f",
+                    List.of());
+            assertEquals(0, made.exit(), made::toString);
+            Cli.Result gnu = Cli.gnu(dir, "-" + option, "s", "gnu");
+            assertEquals(0, gnu.exit(), () -> "GNU cp copies the tree from the relative operands\n" + gnu);
+            Cli.Result plan = Cli.cpx(dir, "--engine=" + engine, "--plan=plan", "-" + option, "s", "dst");
+            assertEquals(1, plan.exit(), plan::toString);
+            List<String> lines = plan.err().lines().toList();
+            assertEquals(1, lines.size(), plan::toString);
+            assertTrue(lines.get(0).matches("cpx: cannot (stat|create directory) '" + java.util.regex.Pattern.quote(dir.toString())
+                    + "/(s|dst|\\.dst\\.cpx-plan)/d[/d]*': File name too long"), plan::toString);
+            assertFalse(Files.exists(dir.resolve("plan")), "the refused plan is not left behind");
+            assertFalse(Files.exists(dir.resolve("dst")), "no copy made");
+        } finally {
+            Cli.runScript(dir, Map.of(), null, "rm -rf -- s gnu", List.of());
         }
     }
 

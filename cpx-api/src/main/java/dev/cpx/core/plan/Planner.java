@@ -150,11 +150,13 @@ public final class Planner {
         p.setProperty("chunkTarget", Integer.toString(chunkTarget));
         p.setProperty("splitSize", Long.toString(splitSize));
         p.setProperty("destination", PlanDirectory.base64(destination));
+        boolean[] staged = new boolean[sources.size()];
         for (int i = 0; i < sources.size(); i++) {
             p.setProperty("source." + i, PlanDirectory.base64(sources.get(i).toAbsolutePath()));
             p.setProperty("target." + i, PlanDirectory.base64(targets.get(i).toAbsolutePath()));
             p.setProperty("targetFollowed." + i, Boolean.toString(targets.get(i).equals(destination)));
-            p.setProperty("staged." + i, Boolean.toString(stages(sources.get(i), targets.get(i))));
+            staged[i] = stages(sources.get(i), targets.get(i));
+            p.setProperty("staged." + i, Boolean.toString(staged[i]));
         }
         OptionsCodec.write(options, p);
         PlanDirectory.writeAtomically(planDir.resolve(PlanDirectory.PROPERTIES),
@@ -166,7 +168,8 @@ public final class Planner {
                 DataOutputStream splits = new DataOutputStream(new Buffered.Output(Files.newOutputStream(planDir.resolve(PlanDirectory.SPLITS))))) {
             splitList = splits;
             for (int i = 0; i < sources.size(); i++) {
-                walkOperand(i, sources.get(i), targets.get(i), list, dirs);
+                Path target = targets.get(i);
+                walkOperand(i, sources.get(i), target, staged[i] ? TempNames.of(target, PlanDirectory.STAGING) : target, list, dirs);
             }
             units += linked.size();
             for (List<PlanEntry> group : linked.values()) {
@@ -309,21 +312,53 @@ public final class Planner {
     }
 
     /**
-     * The refusal of an entry beyond GNU cp's reach ({@link PathLimit}: its source's or its copy's
-     * path, from the operands as given, of {@code PATH_MAX} bytes or more; {@code sourceBytes} long
-     * for the source operand): the message of the first call {@code cp} of the same operands makes
-     * for it and that fails, the source's {@code stat}, else the copy's creation ({@code mode}: the
-     * entry's {@code st_mode}). A plain copy goes as far as GNU goes and reports the rest; a plan
-     * refuses, as it refuses an entry it cannot read, before any worker starts, rather than have its
-     * workers copy beyond GNU's reach (they open entries by descriptor, below the operands) or fail
-     * at it one chunk at a time.
+     * How far below an operand a plan's entries may go: GNU cp's reach ({@link PathLimit}) from the
+     * operand and its copy as given, and the workers', which reach an entry from them made absolute
+     * (as the plan stores them; on one machine, or a cluster's with the same paths, the two differ by
+     * the working directory's path), the copy where they make it ({@code made}: under its staging
+     * name where the tree is staged). Lengths without trailing slashes, as names are joined to them.
      */
-    private IOException beyondReach(int sourceBytes, byte[] rel, Path source, Path target, int mode) {
-        if (PathLimit.tooLong(sourceBytes, rel.length)) {
-            return new IOException("cannot stat " + PlanDirectory.show(source) + ": " + FILE_NAME_TOO_LONG);
+    private record Reach(Path source, Path target, Path made, int givenSource, int givenTarget, int absoluteSource,
+            int absoluteTarget) {
+        static Reach of(Path source, Path target, Path made) {
+            return new Reach(source, target, made.toAbsolutePath(), givenBytes(source), givenBytes(target),
+                    givenBytes(source.toAbsolutePath()), givenBytes(made.toAbsolutePath()));
         }
+
+        /** The longest of the four (an absolute path, a staging name, is never shorter than the path as given). */
+        int longest() {
+            return Math.max(absoluteSource, absoluteTarget);
+        }
+    }
+
+    /**
+     * The refusal of the entry {@code rel} ({@code mode}: its {@code st_mode}) below an operand, where
+     * one of its paths reaches {@code PATH_MAX}: beyond GNU cp's reach, the message of the first call
+     * {@code cp} of the same operands makes for it and that fails, the source's {@code stat}, else the
+     * copy's creation; beyond only the workers' (the absolute paths), the same for the absolute path.
+     * A plain copy goes as far as GNU goes and reports the rest; a plan refuses, as it refuses an
+     * entry it cannot read, before any worker starts, rather than have its workers copy beyond GNU's
+     * reach (they open entries by descriptor, below the operands) or fail at it one chunk at a time.
+     */
+    private IOException beyondReach(Reach reach, byte[] rel, int mode) {
+        boolean given = PathLimit.tooLong(Math.max(reach.givenSource(), reach.givenTarget()), rel.length);
+        Path name = PathBytes.path(rel);
+        if (PathLimit.tooLong(given ? reach.givenSource() : reach.absoluteSource(), rel.length)) {
+            Path source = given ? reach.source() : reach.source().toAbsolutePath();
+            return new Refusal("cannot stat " + PlanDirectory.show(source.resolve(name)) + ": " + FILE_NAME_TOO_LONG);
+        }
+        Path target = given ? reach.target() : reach.made();
         String what = CreatedKind.of(mode & Stat.S_IFMT, options.recursive() && !options.copyContents());
-        return new IOException("cannot create " + what + " " + PlanDirectory.show(target) + ": " + FILE_NAME_TOO_LONG);
+        return new Refusal("cannot create " + what + " " + PlanDirectory.show(target.resolve(name)) + ": " + FILE_NAME_TOO_LONG);
+    }
+
+    /** A refusal whose message is whole (GNU's line for the entry): reported as it is, never wrapped. */
+    private static final class Refusal extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        Refusal(String message) {
+            super(message);
+        }
     }
 
     private static final String FILE_NAME_TOO_LONG = dev.cpx.api.Diagnostic.reasonOf(
@@ -338,7 +373,9 @@ public final class Planner {
     private record Frame(Path source, byte[] name, long dev, long ino, Frame parent, boolean exit, boolean existed) {
     }
 
-    private void walkOperand(int operand, Path source, Path target, DataOutputStream list, DataOutputStream dirs) throws IOException {
+    /** Lists the operand {@code source} copied to {@code target}, which the workers make at {@code made} (a staging name, or itself). */
+    private void walkOperand(int operand, Path source, Path target, Path made, DataOutputStream list, DataOutputStream dirs)
+            throws IOException {
         Dereference deref = options.effectiveDereference();
         boolean followOperand = followsOperand(source);
         boolean followInside = deref == Dereference.ALWAYS;
@@ -358,12 +395,12 @@ public final class Planner {
         Path root = PathBytes.withoutTrailingSlashes(source);
         if (descriptors != null && !followInside) {
             boolean existed = Stat.lstatOrNull(target) != null;
-            new ParallelWalk(operand, root, target, st, existed, list, dirs).run();
+            new ParallelWalk(operand, root, target, Reach.of(root, target, made), st, existed, list, dirs).run();
             return;
         }
         long rootDev = st.dev();
-        int sourceBytes = givenBytes(root);
-        int longerBytes = Math.max(sourceBytes, givenBytes(target));
+        Reach reach = Reach.of(root, target, made);
+        int longest = reach.longest();
         Deque<Frame> stack = new ArrayDeque<>();
         stack.push(new Frame(root, new byte[0], st.dev(), st.ino(), null, false, Stat.lstatOrNull(target) != null));
         while (!stack.isEmpty()) {
@@ -390,10 +427,10 @@ public final class Planner {
                     try {
                         cs = Stat.of(child, followInside);
                     } catch (IOException e) {
-                        throw new IOException("cannot stat " + PlanDirectory.show(child) + ": " + dev.cpx.api.Diagnostic.reasonOf(e));
+                        throw new Refusal("cannot stat " + PlanDirectory.show(child) + ": " + dev.cpx.api.Diagnostic.reasonOf(e));
                     }
-                    if (PathLimit.tooLong(longerBytes, rel.length)) {
-                        throw beyondReach(sourceBytes, rel, child, targetDir.resolve(name), cs.mode());
+                    if (PathLimit.tooLong(longest, rel.length)) {
+                        throw beyondReach(reach, rel, cs.mode());
                     }
                     if (cs.isDirectory()) {
                         if (excludes.excludesDirectory(name, relative)) {
@@ -401,7 +438,7 @@ public final class Planner {
                         }
                         for (Frame a = f; a != null; a = a.parent()) {
                             if (a.dev() == cs.dev() && a.ino() == cs.ino()) {
-                                throw new IOException("directory loop at " + PlanDirectory.show(child));
+                                throw new Refusal("directory loop at " + PlanDirectory.show(child));
                             }
                         }
                         boolean existed = Stat.lstatOrNull(targetDir.resolve(name)) != null;
@@ -410,10 +447,9 @@ public final class Planner {
                         emit(new PlanEntry(operand, rel, kind(cs), cs.isRegular() ? cs.size() : 0, 0), cs, list);
                     }
                 }
+            } catch (Refusal e) {
+                throw e;
             } catch (IOException e) {
-                if (e.getMessage() != null && e.getMessage().startsWith("cannot stat")) {
-                    throw e;
-                }
                 throw new IOException("cannot access " + PlanDirectory.show(f.source()) + ": " + dev.cpx.api.Diagnostic.reasonOf(e));
             }
         }
@@ -436,11 +472,11 @@ public final class Planner {
         private final DataOutputStream list;
         private final DataOutputStream dirs;
         private final java.util.concurrent.atomic.AtomicReference<IOException> failure = new java.util.concurrent.atomic.AtomicReference<>();
-        /** The operand's length and the longer of it and its copy's, as given ({@link #beyondReach}). */
-        private final int sourceBytes;
-        private final int longerBytes;
+        private final Reach reach;
+        /** {@link Reach#longest}: one comparison per entry. */
+        private final int longest;
 
-        ParallelWalk(int operand, Path root, Path target, Stat rootStat, boolean rootExisted, DataOutputStream list,
+        ParallelWalk(int operand, Path root, Path target, Reach reach, Stat rootStat, boolean rootExisted, DataOutputStream list,
                 DataOutputStream dirs) {
             this.operand = operand;
             this.root = root;
@@ -449,8 +485,8 @@ public final class Planner {
             this.rootExisted = rootExisted;
             this.list = list;
             this.dirs = dirs;
-            this.sourceBytes = givenBytes(root);
-            this.longerBytes = Math.max(sourceBytes, givenBytes(target));
+            this.reach = reach;
+            this.longest = reach.longest();
         }
 
         void run() throws IOException {
@@ -564,8 +600,8 @@ public final class Planner {
                     } catch (IOException e) {
                         throw new IOException("cannot stat " + PlanDirectory.show(sourceOf(childRel)) + ": " + dev.cpx.api.Diagnostic.reasonOf(e));
                     }
-                    if (PathLimit.tooLong(longerBytes, childRel.length)) {
-                        throw beyondReach(sourceBytes, childRel, sourceOf(childRel), target.resolve(PathBytes.path(childRel)), cs.mode());
+                    if (PathLimit.tooLong(longest, childRel.length)) {
+                        throw beyondReach(reach, childRel, cs.mode());
                     }
                     int type = cs.mode() & Stat.S_IFMT;
                     if (type == Stat.S_IFDIR) {
