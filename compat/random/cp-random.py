@@ -18,7 +18,10 @@ with -j 1, which copies in GNU's order: the twin scenes' inode numbers differ), 
 copies in another directory (a 9.1 bug, README) are counted apart. Every mismatch found so far became a row of the differential suite judged by
 /usr/bin/cp (cpx-cli/src/test/java/dev/cpx/cli/differential/) or a line of that document.
 
-    compat/random/cp-random.py [--cpx ./cpx] [--first 1] [--count 200] [--work /tmp/cp-random] [--keep] [--copies]
+    compat/random/cp-random.py [--cpx ./cpx] [--first 1] [--count 200] [--work /tmp/cp-random] [--keep] [--copies] [--plan]
+
+With --plan, cpx copies each case by a plan (--plan, then --work and --finish), the options a plan
+refuses and -v left out; its plan's own lines ("planned N chunks", the summaries) are not compared.
 
 Run as root (some options keep owners; a quarter of the cases run as the unprivileged user cpxtest,
 uid 999, which cpx-cli's tests make); each case takes about half a second. Prompts (-i) read the
@@ -176,10 +179,18 @@ def respell(argv, rnd):
     return before, after
 
 
-def case(seed, cpx, work, copies=False):
-    """Runs one case in work/SEED/{gnu,cpx}; returns (options, destination, results of GNU cp, of cpx)."""
+# What a plan refuses (docs/cluster.md), and -v, whose lines a plan's steps do not print.
+NOT_IN_PLANS = re.compile(r"^(--parents|-b|--backup.*|-S .*|-bf|-i|-fi|-l|-s|--link.*|-lL|--attributes-only"
+                          r"|--remove-destination|-v)$")
+
+
+def case(seed, cpx, work, copies=False, plan=False):
+    """Runs one case in work/SEED/{gnu,cpx}; returns (options, destination, results of GNU cp, of cpx).
+    With plan, cpx copies by a plan (--plan, --work, --finish), the options a plan takes only."""
     rnd = random.Random(seed)
     options = rnd.sample(OPTIONS, rnd.randint(1, 4))
+    if plan:
+        options = [o for o in options if not NOT_IN_PLANS.match(o)] or ["-r"]
     if not any(o in options for o in ["-r", "-R", "-a"]) and (copies or rnd.random() < 0.7):
         options.append("-r")
     argv = [w for o in options for w in o.split(" ")]
@@ -190,7 +201,7 @@ def case(seed, cpx, work, copies=False):
     if file_operands:
         sources = rnd.randint(2, 6)
         # What shows their order: questions and -v lines.
-        argv += [o for o in ("-i", "-v") if rnd.random() < 0.4 and o not in argv]
+        argv += [o for o in ("-i", "-v") if rnd.random() < 0.4 and o not in argv and not plan]
     destination = rnd.choice(COPY_DESTINATIONS if copies else DESTINATIONS)
     slash, dest_slash, source_link = rnd.random() < 0.25, rnd.random() < 0.2, rnd.random() < 0.2
     recursive = any(a.startswith("-") and not a.startswith("--") and any(c in a for c in "rRa") for a in argv)
@@ -280,7 +291,11 @@ def case(seed, cpx, work, copies=False):
         if user:
             subprocess.run(["chown", "-R", "-h", f"{USER[0]}:{USER[1]}", scene], check=True)
         before = [snapshot(os.path.join(scene, n.rstrip("/")), scene) for n in names]
-        rc, out, err = run(program, scene, (["-j", "1"] + args) if one_worker and side == "cpx" else args, answers, user)
+        destination_before = snapshot(scene if empty else os.path.join(scene, "Dreal" if destination == "link to dir" else "D"), scene)
+        if plan and side == "cpx":
+            rc, out, err = by_plan(program, scene, args, user)
+        else:
+            rc, out, err = run(program, scene, (["-j", "1"] + args) if one_worker and side == "cpx" else args, answers, user)
         after = [snapshot(os.path.join(scene, n.rstrip("/")), scene) for n in names]
         out, err = out.replace(scene, "SCENE"), err.replace(scene, "SCENE")
         if not file_operands and (recursive or sources > 1):
@@ -291,8 +306,37 @@ def case(seed, cpx, work, copies=False):
         if empty:
             # The whole scene, working directory included.
             tree = snapshot(scene, scene)
-        results.append({"exit": rc, "stdout": out, "stderr": err, "tree": tree, "sources unchanged": before == after})
-    return args + (["(unprivileged)"] if user else []) + (["(cpx -j 1)"] if one_worker else []), destination, results[0], results[1]
+        results.append({"exit": rc, "stdout": out, "stderr": err, "tree": tree, "sources unchanged": before == after,
+                        "destination before": destination_before})
+    return (args + (["(unprivileged)"] if user else []) + (["(cpx -j 1)"] if one_worker and not plan else [])
+            + (["(by a plan)"] if plan else []), destination, results[0], results[1])
+
+
+# A plan's own lines on standard error: what it planned, what a worker and the finish copied (and
+# the finish's list of failures under it, indented), which GNU has no counterpart of.
+PLAN_LINES = re.compile(r"^cp: (planned \d+ chunks|worker copied \d+ chunks|copied \d+ files?)|^  ")
+
+
+def by_plan(program, scene, args, user):
+    """cpx copying args by a plan in the directory beside the scene: --plan, then one --work and
+    --finish where it was made. The exit status of the first step that fails (else 0), the steps'
+    standard output, and the plan's and the finish's messages without the plan's own lines."""
+    home = os.path.join(os.path.dirname(scene), "plan-home")
+    os.makedirs(home, exist_ok=True)
+    if user:
+        os.chown(home, *USER)
+    plan = os.path.join(home, "plan")
+    rc, out, err = run(program, scene, ["--plan=" + plan] + args, "", user)
+    steps = [(rc, out, err)]
+    if rc == 0:
+        steps.append(run(program, scene, ["--work=" + plan], "", user))
+        steps.append(run(program, scene, ["--finish=" + plan], "", user))
+    status = next((r for r, _, _ in steps if r != 0), 0)
+    # The plan's messages, then the finish's, which repeat every worker's; a plan names its paths
+    # absolute (its workers may run elsewhere), GNU cp as given.
+    lines = [l.replace(scene + "/", "") for i, (_, _, e) in enumerate(steps) if i != 1
+             for l in e.split("\n") if l and not PLAN_LINES.match(l)]
+    return status, "".join(o for _, o, _ in steps), "".join(l + "\n" for l in lines)
 
 
 def backup_suffix(args):
@@ -355,6 +399,15 @@ def parents_with_absolute_source(gnu, cpx, args):
             and all(e[1] == "0o40000" and e[2] in ("0o700", "0o1700") for e in gt - ct))
 
 
+def plan_refused(gnu, cpx):
+    """Whether the only difference is a plan's all or nothing: where cp fails for one operand or entry
+    and copies the rest, the planner refuses the whole copy with one of cp's lines (exit 1) and
+    makes nothing (docs/cluster.md)."""
+    lines = [l for l in cpx["stderr"].split("\n") if l]
+    return (gnu["exit"] == 1 and cpx["exit"] == 1 and len(lines) == 1 and lines[0] in gnu["stderr"].split("\n")
+            and cpx["tree"] == cpx["destination before"] and cpx["sources unchanged"] and cpx["stdout"] == "")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--cpx", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "cpx"))
@@ -364,6 +417,8 @@ def main():
     p.add_argument("--keep", action="store_true", help="keep the scenes of mismatches")
     p.add_argument("--copies", action="store_true",
                    help="only cases that copy a tree (fewer spent on early refusals)")
+    p.add_argument("--plan", action="store_true",
+                   help="cpx copies by a plan (--plan, --work, --finish) with the options a plan takes")
     a = p.parse_args()
     shutil.rmtree(a.work, ignore_errors=True)
     os.makedirs(a.work)
@@ -372,7 +427,7 @@ def main():
     mismatches = 0
     known = 0
     for seed in range(a.first, a.first + a.count):
-        args, destination, gnu, cpx = case(seed, os.path.abspath(a.cpx), a.work, a.copies)
+        args, destination, gnu, cpx = case(seed, os.path.abspath(a.cpx), a.work, a.copies, a.plan)
         if gnu != cpx and misplaced_backups(gnu, cpx, os.path.join(a.work, str(seed), "gnu"), backup_suffix(args)):
             known += 1
             print(f"seed {seed}: cp {' '.join(args)}: GNU 9.1 put the simple backups in the working directory"
@@ -381,6 +436,9 @@ def main():
             known += 1
             print(f"seed {seed}: cp {' '.join(args)}: GNU 9.1 failed on --parents with an absolute source"
                   " and modes kept (a 9.1 bug, docs/gnu-compatibility.md)")
+        elif gnu != cpx and a.plan and plan_refused(gnu, cpx):
+            known += 1
+            print(f"seed {seed}: cp {' '.join(args)}: the plan refused the copy at the first of cp's failures")
         elif gnu != cpx:
             mismatches += 1
             print(f"seed {seed}: cp {' '.join(args)}  (destination: {destination})")
@@ -393,7 +451,7 @@ def main():
                         print(f"  {key}: GNU {gnu[key]!r}\n  {' ' * len(key)}  cpx {cpx[key]!r}")
         if gnu == cpx or not a.keep:
             shutil.rmtree(os.path.join(a.work, str(seed)), ignore_errors=True)
-    print(f"{a.count} cases, {mismatches} mismatches" + (f", {known} known GNU 9.1 differences" if known else ""))
+    print(f"{a.count} cases, {mismatches} mismatches" + (f", {known} known differences (GNU 9.1's, or a plan's)" if known else ""))
     return 1 if mismatches else 0
 
 

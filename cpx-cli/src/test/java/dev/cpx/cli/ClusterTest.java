@@ -116,6 +116,69 @@ class ClusterTest {
         }
     }
 
+    /**
+     * The faults {@code compat/random/cp-random.py --plan} found, each a scene copied by {@code cp}
+     * in one twin and by a plan's three steps in the other: where cp copies, the plan makes the same
+     * tree; where it fails before copying anything, the plan is refused with its line and nothing
+     * changes. The destination {@code D} is made first: absent, a directory, a file, a dangling link,
+     * a link to a directory, or a directory holding a file where the copy's subdirectory goes.
+     */
+    @ParameterizedTest(name = "engine={0}: cp {1} {2} {4}, D {3}")
+    @CsvSource(delimiter = '|', value = {
+        "native | -r  | s/ | absent      | D",
+        "nio    | -a  | s/ | dir         | D",
+        "native | -r  | s  | absent      | D/",
+        "native | -rH | sl | dir         | D",
+        "nio    | -rH | sl | dir         | D",
+        "native | -r  | s  | file        | D",
+        "native | -a  | s  | dangling    | D",
+        "nio    | -r  | s  | dangling    | D/",
+        "native | -rT | s  | link to dir | D",
+        "native | -r  | s  | clash       | D",
+        "nio    | -a  | s  | clash       | D",
+    })
+    void aPlanCopiesWhereCpCopiesAndIsRefusedWhereCpFailsFirst(String engine, String option, String source, String destination,
+            String target) throws Exception {
+        assumeTrue(Files.isExecutable(Cli.GNU_CP), "GNU cp missing: comparison skipped");
+        List<Path> scenes = new ArrayList<>();
+        for (String side : List.of("gnu", "cpx", "before")) {
+            Path scene = Files.createDirectories(dir.resolve(side));
+            Cli.Result made = Cli.runScript(scene, Map.of(), null, "mkdir -p s/a/b && echo 1 > s/a/b/f && echo 2 > s/g"
+                    + " && echo 3 > f && ln -s f sl && " + switch (destination) {
+                        case "absent" -> "true";
+                        case "dir" -> "mkdir D";
+                        case "file" -> "echo old > D";
+                        case "dangling" -> "ln -s nowhere D";
+                        case "link to dir" -> "mkdir real && ln -s real D";
+                        case "clash" -> "mkdir -p D/s && echo old > D/s/a";
+                        default -> throw new IllegalArgumentException(destination);
+                    }, List.of());
+            assertEquals(0, made.exit(), made::toString);
+            scenes.add(scene);
+        }
+        Cli.Result gnu = Cli.gnu(scenes.get(0), option, source, target);
+        Path cpx = scenes.get(1);
+        Cli.Result plan = Cli.cpx(cpx, "--engine=" + engine, "--plan=" + dir.resolve("plan"), option, source, target);
+        String context = "GNU:\n" + gnu + "\nplan:\n" + plan;
+        if (gnu.exit() == 0) {
+            assertEquals(0, plan.exit(), context);
+            Cli.Result work = Cli.cpx(cpx, "--work=" + dir.resolve("plan"));
+            Cli.Result finish = Cli.cpx(cpx, "--finish=" + dir.resolve("plan"));
+            assertEquals(0, work.exit(), work::toString);
+            assertEquals(0, finish.exit(), finish::toString);
+            // (The twins' sources were made at different times: -a's times are each twin's own.)
+            Trees.assertSameTree(scenes.get(0), cpx, Detail.MODE, Detail.OWNER, Detail.LINKS);
+        } else {
+            assertEquals(1, plan.exit(), context);
+            List<String> lines = plan.err().lines().toList();
+            assertEquals(1, lines.size(), context);
+            assertTrue(gnu.err().replace(Cli.GNU_CP + ": ", "cpx: ").lines().anyMatch(lines.get(0)::equals),
+                    () -> "the planner's line is one of cp's\n" + context);
+            assertFalse(Files.exists(dir.resolve("plan")), "the refused plan is not left behind");
+            Trees.assertSameTree(scenes.get(2), cpx, Detail.MODE, Detail.OWNER, Detail.LINKS);
+        }
+    }
+
     @ParameterizedTest(name = "engine={0}")
     @ValueSource(strings = {"native", "nio"})
     void planTwoWorkersAndFinishCopyAsCpA(String engine) throws Exception {
@@ -298,7 +361,7 @@ class ClusterTest {
             {"--plan=p2", "-r", "elsewhere/src", "", "cpx: cannot create directory '': No such file or directory\n"},
             {"--plan=p3", "-rT", "elsewhere/src", "", "cpx: cannot create directory '': No such file or directory\n"},
             {"--plan=p4", "-r", "", "elsewhere/copy", "cpx: cannot stat '': No such file or directory\n"},
-            {"--plan=p5", "-r", "-t", "", "elsewhere/src", "cpx: target '': No such file or directory\n"},
+            {"--plan=p5", "-r", "-t", "", "elsewhere/src", "cpx: target directory '': No such file or directory\n"},
             {"--plan=p6", "-r", "elsewhere/missing", "elsewhere/copy", "cpx: cannot stat 'elsewhere/missing': No such file or directory\n"},
         };
         for (String[] c : cases) {

@@ -5,7 +5,6 @@ import dev.cpx.api.CopyJob;
 import dev.cpx.api.CopyListener;
 import dev.cpx.api.CopyOptions;
 import dev.cpx.api.CopySummary;
-import dev.cpx.api.Dereference;
 import dev.cpx.api.Diagnostic;
 import dev.cpx.api.EntryKind;
 import dev.cpx.api.FileOutcome;
@@ -88,11 +87,11 @@ public final class ChunkCopier {
      * threads while they wait on the disk). The plan's own thread counts are the planner's.
      */
     static CopyOptions workerOptions(CopyOptions planned, int jobs) {
-        boolean followInside = planned.effectiveDereference() == Dereference.ALWAYS;
+        // The plan's dereferencing as it is in effect: -H's operands (a chunk's entries named as operands) followed.
         return planned.toBuilder().excludes(List.of()).resume(true)
                 .jobs(jobs > 0 ? jobs : CopyOptions.defaultJobs())
                 .maxJobs(jobs > 0 ? jobs : CopyOptions.defaultMaxJobs())
-                .dereference(followInside ? Dereference.ALWAYS : Dereference.NEVER).build();
+                .dereference(planned.effectiveDereference()).build();
     }
 
     private Workers workers() {

@@ -178,7 +178,12 @@ public final class PlanDirectory {
     /** Where the workers make the operand's copy: its staging name when it is {@link #staged}, else its target. */
     Path target(int operand) {
         Path target = finalTarget(operand);
-        return staged(operand) ? TempNames.of(target, STAGING) : target;
+        return staged(operand) ? staging(target) : target;
+    }
+
+    /** Where a new tree copied to {@code target} ("{@code d}" or "{@code d/}") is made until finished: {@code .d.cpx-plan} beside it. */
+    static Path staging(Path target) {
+        return TempNames.of(PathBytes.withoutTrailingSlashes(target), STAGING);
     }
 
     /** The operand's copy's final name (the destination, or a name in it). */

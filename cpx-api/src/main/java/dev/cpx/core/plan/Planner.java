@@ -9,9 +9,9 @@ import dev.cpx.api.OverwritePolicy;
 import dev.cpx.api.TargetMode;
 import dev.cpx.core.decide.CreatedKind;
 import dev.cpx.core.decide.SlashedTarget;
+import dev.cpx.core.decide.Targets;
 import dev.cpx.core.fs.PathLimit;
 import dev.cpx.core.fs.Stat;
-import dev.cpx.core.fs.TempNames;
 import dev.cpx.core.fs.Umask;
 import dev.cpx.core.walk.Excludes;
 import dev.cpx.spi.support.PathBytes;
@@ -169,7 +169,7 @@ public final class Planner {
             splitList = splits;
             for (int i = 0; i < sources.size(); i++) {
                 Path target = targets.get(i);
-                walkOperand(i, sources.get(i), target, staged[i] ? TempNames.of(target, PlanDirectory.STAGING) : target, list, dirs);
+                walkOperand(i, sources.get(i), target, staged[i] ? PlanDirectory.staging(target) : target, list, dirs);
             }
             units += linked.size();
             for (List<PlanEntry> group : linked.values()) {
@@ -243,7 +243,7 @@ public final class Planner {
         }
         Stat st = followsOperand(source) ? Stat.statOrNull(source) : Stat.lstatOrNull(source);
         return st != null && st.isDirectory() && Stat.lstatOrNull(target) == null
-                && Stat.lstatOrNull(TempNames.of(target, PlanDirectory.STAGING)) == null;
+                && Stat.lstatOrNull(PlanDirectory.staging(target)) == null;
     }
 
     /** Whether the operand {@code source} is looked at through a symbolic link, as GNU cp looks at an operand. */
@@ -253,24 +253,29 @@ public final class Planner {
 
     /** Where each operand goes, by GNU cp's reading of the destination operand. */
     private List<Path> targets() throws IOException {
+        // An empty operand names nothing (the kernel's ENOENT), not the working directory as for Java.
+        boolean emptyDestination = PathBytes.isEmpty(destination);
+        Stat dest = null;
+        String failure = NO_SUCH_FILE;
+        try {
+            dest = emptyDestination ? null : Stat.stat(destination);
+        } catch (IOException e) {
+            failure = dev.cpx.api.Diagnostic.reasonOf(e);
+        }
+        // GNU's reading of the destination operand, as a plain copy's (no --resume with a plan).
+        Targets.Decision decision = Targets.decide(options.target(), sources.size(), destination, dest, failure, false, () -> false);
+        if (decision instanceof Targets.Fail f) {
+            throw new IOException(f.why().format(dev.cpx.api.ShellQuote::quote));
+        }
+        boolean into = decision instanceof Targets.Into;
+        if (!into && sources.size() > 1) {
+            throw new IOException("extra operand " + PlanDirectory.show(sources.get(1)));
+        }
+        // (After the destination, as GNU reads them.)
         for (Path s : sources) {
             if (PathBytes.isEmpty(s)) {
                 throw new IOException("cannot stat '': " + NO_SUCH_FILE);
             }
-        }
-        // An empty operand names nothing (the kernel's ENOENT), not the working directory as for Java.
-        boolean emptyDestination = PathBytes.isEmpty(destination);
-        Stat dest = emptyDestination ? null : Stat.statOrNull(destination);
-        boolean into = switch (options.target()) {
-            case DIRECTORY -> true;
-            case NO_DIRECTORY -> false;
-            case AUTO -> sources.size() > 1 || (dest != null && dest.isDirectory());
-        };
-        if (into && (dest == null || !dest.isDirectory())) {
-            throw new IOException("target " + PlanDirectory.show(destination) + (emptyDestination ? ": " + NO_SUCH_FILE : " is not a directory"));
-        }
-        if (!into && sources.size() > 1) {
-            throw new IOException("extra operand " + PlanDirectory.show(sources.get(1)));
         }
         if (emptyDestination) {
             throw new IOException(cannotMakeEmpty(sources.get(0)));
@@ -280,6 +285,13 @@ public final class Planner {
             Path named = PathBytes.withoutTrailingSlashes(s);
             Path target = into ? PathBytes.withoutTrailingSlashes(destination).resolve(named.getFileName()) : destination;
             Stat st = Stat.statOrNull(s);
+            Stat copied = followsOperand(s) ? st : Stat.lstatOrNull(s);
+            if (options.recursive() && copied != null && copied.isDirectory()) {
+                String refusal = cannotMakeDirectory(s, target);
+                if (refusal != null) {
+                    throw new IOException(refusal);
+                }
+            }
             if (st != null && st.isDirectory()) {
                 Path realSource = s.toRealPath();
                 Path parent = target.toAbsolutePath().getParent();
@@ -293,6 +305,29 @@ public final class Planner {
             targets.add(target);
         }
         return targets;
+    }
+
+    /**
+     * GNU cp's refusal of the directory operand {@code source} copied to {@code target} where no
+     * directory can be made or merged into there (null where one can): a name taken by anything but
+     * a directory, a dangling link included ("cannot overwrite non-directory"); "{@code d/}" whose
+     * name is taken but which names no directory (mkdir's "File exists"); a path that cannot be
+     * looked at. GNU looks at the copy's name without following a link, unless a trailing slash
+     * makes the kernel follow it. A plan's workers make directories where the plain copy refuses
+     * them one by one, so the planner refuses the copy as a whole, before anything is made.
+     */
+    private static String cannotMakeDirectory(Path source, Path target) {
+        try {
+            Stat there = Stat.lstat(target);
+            return there.isDirectory() ? null : "cannot overwrite non-directory " + PlanDirectory.show(target) + " with directory "
+                    + PlanDirectory.show(source);
+        } catch (java.nio.file.NoSuchFileException e) {
+            Path named = PathBytes.withoutTrailingSlashes(target);
+            return named != target && Stat.lstatOrNull(named) != null
+                    ? "cannot create directory " + PlanDirectory.show(target) + ": File exists" : null;
+        } catch (IOException e) {
+            return "cannot stat " + PlanDirectory.show(target) + ": " + dev.cpx.api.Diagnostic.reasonOf(e);
+        }
     }
 
     /** What GNU cp says of the one copy made as the empty destination {@code ""}, by what the source is. */
@@ -350,6 +385,20 @@ public final class Planner {
         Path target = given ? reach.target() : reach.made();
         String what = CreatedKind.of(mode & Stat.S_IFMT, options.recursive() && !options.copyContents());
         return new Refusal("cannot create " + what + " " + PlanDirectory.show(target.resolve(name)) + ": " + FILE_NAME_TOO_LONG);
+    }
+
+    /**
+     * Whether the copy of the directory {@code source}, at {@code copy} in a directory that existed,
+     * is there already (a directory, merged into); a non-directory there, a link included, is GNU
+     * cp's "cannot overwrite non-directory", which refuses the plan (the workers would fail at each
+     * entry below it instead).
+     */
+    private static boolean copyThere(Path copy, Path source) throws Refusal {
+        Stat there = Stat.lstatOrNull(copy);
+        if (there != null && !there.isDirectory()) {
+            throw new Refusal("cannot overwrite non-directory " + PlanDirectory.show(copy) + " with directory " + PlanDirectory.show(source));
+        }
+        return there != null;
     }
 
     /** A refusal whose message is whole (GNU's line for the entry): reported as it is, never wrapped. */
@@ -438,10 +487,12 @@ public final class Planner {
                         }
                         for (Frame a = f; a != null; a = a.parent()) {
                             if (a.dev() == cs.dev() && a.ino() == cs.ino()) {
-                                throw new Refusal("directory loop at " + PlanDirectory.show(child));
+                                // (Met again through a link -L follows: GNU's words; else a bind mount.)
+                                throw new Refusal(followInside ? "cannot copy cyclic symbolic link " + PlanDirectory.show(child)
+                                        : "directory loop at " + PlanDirectory.show(child));
                             }
                         }
-                        boolean existed = Stat.lstatOrNull(targetDir.resolve(name)) != null;
+                        boolean existed = copyThere(targetDir.resolve(name), child);
                         stack.push(new Frame(child, rel, cs.dev(), cs.ino(), f, false, existed));
                     } else {
                         emit(new PlanEntry(operand, rel, kind(cs), cs.isRegular() ? cs.size() : 0, 0), cs, list);
@@ -618,7 +669,7 @@ public final class Planner {
                             if (targetDir == null) {
                                 targetDir = rel.length == 0 ? target : target.resolve(PathBytes.path(rel));
                             }
-                            childExisted = Stat.lstatOrNull(targetDir.resolve(PathBytes.path(childName))) != null;
+                            childExisted = copyThere(targetDir.resolve(PathBytes.path(childName)), sourceOf(childRel));
                         }
                         opens.incrementAndGet();
                         addToPendingCount(1);

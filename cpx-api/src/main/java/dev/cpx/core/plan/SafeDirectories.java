@@ -199,14 +199,17 @@ final class SafeDirectories implements AutoCloseable {
         }
     }
 
-    /** The path of {@code name} (a plan's entry name) below {@code root}, as it is shown. */
+    /**
+     * The path of {@code name} (a plan's entry name) below {@code root}, as it is shown: the root
+     * itself as given (an operand's trailing slash kept), an entry below it joined with one slash.
+     */
     static Path shown(Path root, byte[] name) {
-        return name.length == 0 ? root : root.resolve(PathBytes.path(name));
+        return name.length == 0 ? root : PathBytes.withoutTrailingSlashes(root).resolve(PathBytes.path(name));
     }
 
     /** The path of {@code components} below {@code root}, as it is shown. */
     static Path below(Path root, List<byte[]> components) {
-        Path dir = root;
+        Path dir = components.isEmpty() ? root : PathBytes.withoutTrailingSlashes(root);
         for (byte[] c : components) {
             dir = dir.resolve(PathBytes.path(c));
         }

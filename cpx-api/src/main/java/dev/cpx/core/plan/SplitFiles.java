@@ -21,7 +21,6 @@ import dev.cpx.spi.CopyRequest;
 import dev.cpx.spi.PosixExtras;
 import dev.cpx.spi.support.BufferedCopy;
 import dev.cpx.spi.support.FileDescriptors;
-import dev.cpx.spi.support.PathBytes;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -133,8 +132,7 @@ final class SplitFiles {
 
     /** The source of {@code s} and whether it is looked at through a symbolic link. */
     private Path source(int operand, byte[] name) {
-        Path root = plan.source(operand);
-        return name.length == 0 ? root : root.resolve(PathBytes.path(name));
+        return SafeDirectories.shown(plan.source(operand), name);
     }
 
     /** The source's attributes, or null when they cannot be read (reported). */
