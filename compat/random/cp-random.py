@@ -24,12 +24,15 @@ With --plan, cpx copies each case by a plan (--plan, then --work and --finish), 
 refuses and -v left out; its plan's own lines ("planned N chunks", the summaries) are not compared.
 Counted apart: a plan refused as a whole at the first of cp's failures, and destination files kept
 as complete by --resume's rule, whose rules a plan's workers copy by (docs/cluster.md).
+CPX_RANDOM_PLAN_WORKERS=N runs N workers at once on each plan, cut into CPX_RANDOM_PLAN_CHUNKS
+chunks (6 unless set).
 
 Run as root (some options keep owners; a quarter of the cases run as the unprivileged user cpxtest,
 uid 999, which cpx-cli's tests make); each case takes about half a second. Prompts (-i) read the
 same random answers in both scenes.
 """
 import argparse
+import concurrent.futures
 import hashlib
 import os
 import random
@@ -314,6 +317,11 @@ def case(seed, cpx, work, copies=False, plan=False):
             + (["(by a plan)"] if plan else []), destination, results[0], results[1])
 
 
+# With --plan: how many workers copy a plan at once (CPX_RANDOM_PLAN_WORKERS), each plan then cut
+# into CPX_RANDOM_PLAN_CHUNKS chunks.
+PLAN_WORKERS = int(os.environ.get("CPX_RANDOM_PLAN_WORKERS", "1"))
+PLAN_CHUNKS = int(os.environ.get("CPX_RANDOM_PLAN_CHUNKS", "6"))
+
 # A plan's own lines on standard error: what it planned, what a worker and the finish copied (and
 # the finish's list of failures under it, indented), which GNU has no counterpart of.
 PLAN_LINES = re.compile(r"^cp: (planned \d+ chunks|worker copied \d+ chunks|copied \d+ files?)|^  ")
@@ -328,10 +336,17 @@ def by_plan(program, scene, args, user):
     if user:
         os.chown(home, *USER)
     plan = os.path.join(home, "plan")
-    rc, out, err = run(program, scene, ["--plan=" + plan] + args, "", user)
+    chunks = ["--chunks=" + str(PLAN_CHUNKS)] if PLAN_WORKERS > 1 else []
+    rc, out, err = run(program, scene, ["--plan=" + plan] + chunks + args, "", user)
     steps = [(rc, out, err)]
     if rc == 0:
-        steps.append(run(program, scene, ["--work=" + plan], "", user))
+        if PLAN_WORKERS > 1:
+            # Workers at once, each claiming chunks as the others do; their messages summed as one.
+            with concurrent.futures.ThreadPoolExecutor(PLAN_WORKERS) as pool:
+                done = list(pool.map(lambda _: run(program, scene, ["--work=" + plan], "", user), range(PLAN_WORKERS)))
+            steps.append((max(r for r, _, _ in done), "".join(o for _, o, _ in done), "".join(e for _, _, e in done)))
+        else:
+            steps.append(run(program, scene, ["--work=" + plan], "", user))
         steps.append(run(program, scene, ["--finish=" + plan], "", user))
     status = next((r for r, _, _ in steps if r != 0), 0)
     # The plan's messages, then the finish's, which repeat every worker's; a plan names its paths
