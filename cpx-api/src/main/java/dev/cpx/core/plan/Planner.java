@@ -356,7 +356,9 @@ public final class Planner {
     private record Reach(Path source, Path target, Path made, int givenSource, int givenTarget, int absoluteSource,
             int absoluteTarget) {
         static Reach of(Path source, Path target, Path made) {
-            return new Reach(source, target, made.toAbsolutePath(), givenBytes(source), givenBytes(target),
+            // (Names are joined to each without its trailing slashes: "D/" + "x" is "D/x", as GNU shows it.)
+            return new Reach(PathBytes.withoutTrailingSlashes(source), PathBytes.withoutTrailingSlashes(target),
+                    PathBytes.withoutTrailingSlashes(made.toAbsolutePath()), givenBytes(source), givenBytes(target),
                     givenBytes(source.toAbsolutePath()), givenBytes(made.toAbsolutePath()));
         }
 
