@@ -319,8 +319,7 @@ public final class Planner {
     private static String cannotMakeDirectory(Path source, Path target) {
         try {
             Stat there = Stat.lstat(target);
-            return there.isDirectory() ? null : "cannot overwrite non-directory " + PlanDirectory.show(target) + " with directory "
-                    + PlanDirectory.show(source);
+            return there.isDirectory() ? null : overwriteNonDirectory(target, source);
         } catch (java.nio.file.NoSuchFileException e) {
             Path named = PathBytes.withoutTrailingSlashes(target);
             return named != target && Stat.lstatOrNull(named) != null
@@ -398,9 +397,14 @@ public final class Planner {
     private static boolean copyThere(Path copy, Path source) throws Refusal {
         Stat there = Stat.lstatOrNull(copy);
         if (there != null && !there.isDirectory()) {
-            throw new Refusal("cannot overwrite non-directory " + PlanDirectory.show(copy) + " with directory " + PlanDirectory.show(source));
+            throw new Refusal(overwriteNonDirectory(copy, source));
         }
         return there != null;
+    }
+
+    /** GNU cp's words for a directory {@code source} whose copy {@code copy} is a non-directory. */
+    private static String overwriteNonDirectory(Path copy, Path source) {
+        return "cannot overwrite non-directory " + PlanDirectory.show(copy) + " with directory " + PlanDirectory.show(source);
     }
 
     /** A refusal whose message is whole (GNU's line for the entry): reported as it is, never wrapped. */
