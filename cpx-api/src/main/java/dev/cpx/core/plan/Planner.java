@@ -355,10 +355,11 @@ public final class Planner {
     private record Reach(Path source, Path target, Path made, int givenSource, int givenTarget, int absoluteSource,
             int absoluteTarget) {
         static Reach of(Path source, Path target, Path made) {
+            Path absoluteMade = made.toAbsolutePath();
             // (Names are joined to each without its trailing slashes: "D/" + "x" is "D/x", as GNU shows it.)
             return new Reach(PathBytes.withoutTrailingSlashes(source), PathBytes.withoutTrailingSlashes(target),
-                    PathBytes.withoutTrailingSlashes(made.toAbsolutePath()), givenBytes(source), givenBytes(target),
-                    givenBytes(source.toAbsolutePath()), givenBytes(made.toAbsolutePath()));
+                    PathBytes.withoutTrailingSlashes(absoluteMade), givenBytes(source), givenBytes(target),
+                    givenBytes(source.toAbsolutePath()), givenBytes(absoluteMade));
         }
 
         /** The longest of the four (an absolute path, a staging name, is never shorter than the path as given). */
