@@ -19,6 +19,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        Thread.setDefaultUncaughtExceptionHandler(OneLine.INSTANCE);
         if (mayCopy(args)) {
             // JNA's start on the other CPU while picocli parses the command line.
             dev.cpx.api.EngineRegistry.prepareExtras();
@@ -63,8 +64,13 @@ public final class Main {
                 return cmd.getParameterExceptionHandler().handleParseException(read.error(), args);
             }
             return cmd.execute(read.options());
-        } catch (Exception e) {
-            err.println(programName() + ": " + e.getMessage());
+        } catch (Exception | Error e) {
+            // An Error too (a JDK class that could not initialize: no descriptor left under a low
+            // `ulimit -n`, no memory): one line, as any failure, the trace only where asked.
+            err.println(programName() + ": " + (e instanceof Error error ? failure(error) : oneLine(e)));
+            if (debugRequested()) {
+                e.printStackTrace(err);
+            }
             return 1;
         } finally {
             out.flush();
@@ -133,6 +139,65 @@ public final class Main {
             return message.replace("Invalid value for option", "invalid argument for option");
         }
         return message;
+    }
+
+    /** Whether a stack trace is asked for where no option was read: {@code CPX_DEBUG} set, or {@code --debug} having set cpx.debug. */
+    static boolean debugRequested() {
+        return System.getenv("CPX_DEBUG") != null || Boolean.getBoolean("cpx.debug");
+    }
+
+    /** What went wrong, in one line: the message of {@code e} or of the first cause that has one (an initializer's error has none of its own). */
+    static String oneLine(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            String message = t.getMessage();
+            if (message != null && !message.isBlank()) {
+                int end = message.indexOf('\n');
+                return end < 0 ? message : message.substring(0, end);
+            }
+        }
+        return e.toString();
+    }
+
+    /**
+     * An error of the JVM's in one line: a class that could not be loaded says which, and where
+     * no descriptor is left (a low {@code ulimit -n}: the JVM opens its jars as it loads classes),
+     * says so, which the error itself often does not.
+     */
+    static String failure(Error e) {
+        String line = e instanceof NoClassDefFoundError ? "cannot load " + oneLine(e) : oneLine(e);
+        if (!line.contains(TOO_MANY_OPEN_FILES) && outOfDescriptors()) {
+            line = line + ": " + TOO_MANY_OPEN_FILES;
+        }
+        return line;
+    }
+
+    private static final String TOO_MANY_OPEN_FILES = "Too many open files";
+
+    /** Whether the process has no descriptor left: opening /dev/null fails with {@code EMFILE}. */
+    private static boolean outOfDescriptors() {
+        try (FileOutputStream probe = new FileOutputStream("/dev/null")) {
+            return false;
+        } catch (Throwable t) {
+            String message = t.getMessage();
+            return message != null && message.contains(TOO_MANY_OPEN_FILES);
+        }
+    }
+
+    /**
+     * What a thread of the run that fails outside any task prints (the JDK's own too: under a low
+     * descriptor limit its logging cleaner fails at exit): one line, the trace only where asked.
+     * A class, not a lambda: the first lambda of a run costs milliseconds at start.
+     */
+    private static final class OneLine implements Thread.UncaughtExceptionHandler {
+        static final OneLine INSTANCE = new OneLine();
+
+        @Override
+        public void uncaughtException(Thread t, Throwable e) {
+            System.err.println(programName() + ": " + (e instanceof Error error ? failure(error) : oneLine(e)));
+            if (debugRequested()) {
+                e.printStackTrace();
+            }
+        }
     }
 
     /** Unexpected errors: one line, the stack trace only with --debug. */

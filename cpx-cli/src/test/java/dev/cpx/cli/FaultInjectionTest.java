@@ -85,6 +85,33 @@ class FaultInjectionTest {
     }
 
     /**
+     * Under limits too low for the JVM's own descriptors (its jars, its runtime) and around the
+     * lowest at which it copies, cpx either copies or fails as any failure: lines of its own on
+     * standard error, exit status 1, no stack trace (before, a JDK class that could not initialize for
+     * want of a descriptor escaped as "Exception in thread main" with its trace), and never a
+     * file under its final name with less than its source's content.
+     */
+    @ParameterizedTest(name = "engine={0}")
+    @ValueSource(strings = {"native", "nio"})
+    void limitsTooLowForTheJvmFailInOneLineEach(String engine) throws Exception {
+        Path src = TreeFacts.manyFiles(dir.resolve("src"), 200);
+        for (int limit = 10; limit <= 40; limit += 3) {
+            String limited = "ulimit -n " + limit + "; exec \"$@\"";
+            List<String> command = new ArrayList<>(Cli.javaCommand("cpx"));
+            String copy = "copy" + limit;
+            command.addAll(List.of("--engine=" + engine, "-r", "src", copy));
+            Cli.Result r = Cli.runScript(dir, Map.of(), null, limited, command);
+            String context = "ulimit -n " + limit + ": " + r;
+            assertTrue(r.exit() == 0 || r.exit() == 1, context);
+            for (String line : r.err().lines().toList()) {
+                assertTrue(line.startsWith("cpx: ") && !line.contains("Exception in thread"), context);
+            }
+            assertEquals(r.exit() == 0, r.err().isEmpty(), context);
+            assertNoIncompleteFile(src, dir.resolve(copy));
+        }
+    }
+
+    /**
      * A tree deeper than the descriptor limit allows two descriptors a level for (a chain of 300
      * directories, beside 24 shallow ones, under {@code ulimit -n 64}), which GNU cp copies by paths:
      * so does cpx, parking the directories it waits on and opening them again at their end, where
