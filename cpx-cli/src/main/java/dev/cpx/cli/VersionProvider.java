@@ -25,7 +25,7 @@ public final class VersionProvider implements IVersionProvider {
                 + System.getProperty("java.vm.version") + ", " + System.getProperty("java.vendor") + ")");
         lines.add("os " + System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
                 + System.getProperty("os.arch"));
-        return lines.toArray(String[]::new);
+        return lines.toArray(new String[0]); // not String[]::new: a method reference links at its first use
     }
 
     static String cpxVersion() {

@@ -154,6 +154,26 @@ class CliTest {
         assertTrue(lines.indexOf("'src/a' -> 'c/a'") < lines.indexOf("'src/a/big.bin' -> 'c/a/big.bin'"), cpx::toString);
     }
 
+    /**
+     * Output that cannot be written (standard output on {@code /dev/full}) ends as GNU cp's: the copy
+     * made, {@code cp: write error: No space left on device}, exit status 1 (before, cpx's print
+     * writer swallowed the error and it exited 0). For {@code -v}, {@code --version} and {@code --help}.
+     */
+    @ParameterizedTest(name = "engine={0} {1}")
+    @org.junit.jupiter.params.provider.CsvSource({"native, -v", "nio, -v", "native, --version", "native, --help"})
+    void outputThatCannotBeWrittenIsAnErrorAsInGnuCp(String engine, String option) throws Exception {
+        assumeTrue(Files.isExecutable(Cli.GNU_CP), "GNU cp missing: comparison skipped");
+        Files.write(dir.resolve("f"), new byte[] {1, 2, 3});
+        String full = "exec \"$@\" > /dev/full";
+        Cli.Result gnu = Cli.runScript(dir, Map.of(), null, full, List.of(Cli.GNU_CP.toString(), option, "f", "g"));
+        List<String> command = new ArrayList<>(Cli.javaCommand("cp"));
+        command.addAll(List.of("--engine=" + engine, option, "f", "c"));
+        Cli.Result cpx = Cli.runScript(dir, Map.of(), null, full, command);
+        assertEquals(gnu.exit(), cpx.exit(), cpx::toString);
+        assertEquals(gnu.err().replace(Cli.GNU_CP + ": ", "cp: "), cpx.err());
+        assertEquals(Files.exists(dir.resolve("g")), Files.exists(dir.resolve("c")));
+    }
+
     private static String sortedLines(String s) {
         return String.join("\n", s.lines().sorted().toList());
     }
