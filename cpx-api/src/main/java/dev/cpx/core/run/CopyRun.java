@@ -29,6 +29,8 @@ public final class CopyRun implements CopyJob {
     private final long startNanos = System.nanoTime();
     private final CountDownLatch done = new CountDownLatch(1);
     private volatile CopySummary summary;
+    /** Why the run's end could not be made (its summary), where it could not; null otherwise. */
+    private volatile Throwable unfinished;
 
     private CopyRun(RunContext context, Supplier<List<FileInFlight>> inFlight, Workers shared, FirstWorkers.Pool pool) {
         this.context = context;
@@ -107,24 +109,43 @@ public final class CopyRun implements CopyJob {
         return context.cancelled();
     }
 
+    /**
+     * {@inheritDoc} Where the run's end itself failed (a class its summary needs could not be loaded:
+     * under a low descriptor limit the JVM has none left to open it with), an
+     * {@link IllegalStateException} saying so rather than a wait that never ends.
+     */
     @Override
     public CopySummary await() throws InterruptedException {
         done.await();
+        Throwable t = unfinished;
+        if (t != null) {
+            String why = t.getMessage() != null ? t.getMessage() : t.toString();
+            throw new IllegalStateException("the copy could not finish: "
+                    + (t instanceof LinkageError ? "cannot load " + why : why), t);
+        }
         return summary;
     }
 
+    /** The run's end, once: whatever fails here, {@link #await} returns (or says why it cannot). */
     private void finish() {
-        if (context.anchors().active()) {
-            context.anchors().descriptors().closePutOff();
+        try {
+            if (context.anchors().active()) {
+                context.anchors().descriptors().closePutOff();
+            }
+            Counters c = context.counters();
+            c.walkDone = true;
+            summary = new CopySummary(c.files.sum(), c.directories.sum(), c.symlinks.sum(), c.specials.sum(),
+                    c.bytes.sum(), c.skipped.sum(), c.failed.sum(), Duration.ofNanos(System.nanoTime() - startNanos),
+                    context.cancelled());
+            if (ownWorkers) {
+                workers.close();
+            }
+        } catch (Throwable t) {
+            if (summary == null) {
+                unfinished = t;
+            }
+        } finally {
+            done.countDown();
         }
-        Counters c = context.counters();
-        c.walkDone = true;
-        summary = new CopySummary(c.files.sum(), c.directories.sum(), c.symlinks.sum(), c.specials.sum(),
-                c.bytes.sum(), c.skipped.sum(), c.failed.sum(), Duration.ofNanos(System.nanoTime() - startNanos),
-                context.cancelled());
-        if (ownWorkers) {
-            workers.close();
-        }
-        done.countDown();
     }
 }
