@@ -86,7 +86,8 @@ class FaultInjectionTest {
 
     /**
      * Under limits too low for the JVM's own descriptors (its jars, its runtime) and around the
-     * lowest at which it copies, cpx either copies or fails as any failure: lines of its own on
+     * lowest at which it copies (run from jars, as installed), cpx either copies or fails as any
+     * failure, and ends: lines of its own on
      * standard error, exit status 1, no stack trace (before, a JDK class that could not initialize for
      * want of a descriptor escaped as "Exception in thread main" with its trace), and never a
      * file under its final name with less than its source's content.
@@ -97,7 +98,9 @@ class FaultInjectionTest {
         Path src = TreeFacts.manyFiles(dir.resolve("src"), 200);
         for (int limit = 10; limit <= 40; limit += 3) {
             String limited = "ulimit -n " + limit + "; exec \"$@\"";
-            List<String> command = new ArrayList<>(Cli.javaCommand("cpx"));
+            // A class path of jars, as cpx is installed: a class path of directories opens a file
+            // for each class it loads, which with no descriptor left fails where cpx's own does not.
+            List<String> command = new ArrayList<>(Cli.stagedJavaCommand("cpx"));
             String copy = "copy" + limit;
             command.addAll(List.of("--engine=" + engine, "-r", "src", copy));
             Cli.Result r = Cli.runScript(dir, Map.of(), null, limited, command);
