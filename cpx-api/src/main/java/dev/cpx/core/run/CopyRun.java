@@ -126,7 +126,7 @@ public final class CopyRun implements CopyJob {
         return summary;
     }
 
-    /** The run's end, once: whatever fails here, {@link #await} returns (or says why it cannot). */
+    /** The run's end, once: whatever fails here, its own workers end and {@link #await} returns (or says why it cannot). */
     private void finish() {
         try {
             if (context.anchors().active()) {
@@ -137,15 +137,16 @@ public final class CopyRun implements CopyJob {
             summary = new CopySummary(c.files.sum(), c.directories.sum(), c.symlinks.sum(), c.specials.sum(),
                     c.bytes.sum(), c.skipped.sum(), c.failed.sum(), Duration.ofNanos(System.nanoTime() - startNanos),
                     context.cancelled());
-            if (ownWorkers) {
-                workers.close();
-            }
         } catch (Throwable t) {
-            if (summary == null) {
-                unfinished = t;
-            }
+            unfinished = t;
         } finally {
-            done.countDown();
+            try {
+                if (ownWorkers) {
+                    workers.close();
+                }
+            } finally {
+                done.countDown();
+            }
         }
     }
 }
