@@ -85,7 +85,7 @@ public final class Main {
         } catch (Exception | Error e) {
             // An Error too (a JDK class that could not initialize: no descriptor left under a low
             // `ulimit -n`, no memory): one line, as any failure, the trace only where asked.
-            err.println(programName() + ": " + (e instanceof Error error ? failure(error) : oneLine(e)));
+            err.println(programName() + ": " + describe(e));
             if (debugRequested()) {
                 e.printStackTrace(err);
             }
@@ -183,7 +183,7 @@ public final class Main {
 
     /** What went wrong, in one line: the message of {@code e} or of the first cause that has one (an initializer's error has none of its own). */
     static String oneLine(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
             String message = t.getMessage();
             if (message != null && !message.isBlank()) {
                 int end = message.indexOf('\n');
@@ -191,6 +191,11 @@ public final class Main {
             }
         }
         return e.toString();
+    }
+
+    /** A failure in one line: an Error as {@link #failure}, anything else as {@link #oneLine}. */
+    static String describe(Throwable e) {
+        return e instanceof Error error ? failure(error) : oneLine(e);
     }
 
     /**
@@ -228,7 +233,7 @@ public final class Main {
 
         @Override
         public void uncaughtException(Thread t, Throwable e) {
-            System.err.println(programName() + ": " + (e instanceof Error error ? failure(error) : oneLine(e)));
+            System.err.println(programName() + ": " + describe(e));
             if (debugRequested()) {
                 e.printStackTrace();
             }
@@ -239,7 +244,7 @@ public final class Main {
     private static IExecutionExceptionHandler executionErrors() {
         return (ex, cmd, parseResult) -> {
             PrintWriter err = cmd.getErr();
-            boolean debug = parseResult.hasMatchedOption("--debug") || System.getenv("CPX_DEBUG") != null;
+            boolean debug = parseResult.hasMatchedOption("--debug") || debugRequested();
             err.println(programName() + ": " + (ex.getMessage() == null ? ex.toString() : ex.getMessage()));
             if (debug) {
                 ex.printStackTrace(err);

@@ -121,7 +121,7 @@ public final class CopyRun implements CopyJob {
         if (t != null) {
             String why = t.getMessage() != null ? t.getMessage() : t.toString();
             throw new IllegalStateException("the copy could not finish: "
-                    + (t instanceof LinkageError ? "cannot load " + why : why), t);
+                    + (t instanceof NoClassDefFoundError ? "cannot load " + why : why), t);
         }
         return summary;
     }
