@@ -47,15 +47,21 @@ public final class Main {
     }
 
     /**
-     * Runs the command and returns the exit status: 1 where its output could not be written, as GNU
-     * cp's ({@code cp: write error: REASON}; silently where the reader went away, for which GNU cp
-     * dies by SIGPIPE).
+     * Runs the command and returns the exit status: 1 where an answer could not be read or its
+     * output could not be written, as GNU cp's ({@code cp: error closing file}, {@code cp: write
+     * error: REASON}; silently where the reader went away, for which GNU cp dies by SIGPIPE).
      */
     static int run(String[] args) {
+        StandardInput stdin = new StandardInput();
+        System.setIn(stdin);
         StandardOutput stdout = new StandardOutput();
         PrintWriter out = new PrintWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8));
         PrintWriter err = new PrintWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.err), StandardCharsets.UTF_8), true);
         int status = run(args, out, err);
+        if (stdin.failure() != null) {
+            err.println(programName() + ": " + stdin.failure());
+            status = 1;
+        }
         String failure = stdout.failure();
         if (failure != null) {
             if (!failure.equals(StandardOutput.BROKEN_PIPE)) {

@@ -174,6 +174,36 @@ class CliTest {
         assertEquals(Files.exists(dir.resolve("g")), Files.exists(dir.resolve("c")));
     }
 
+    /**
+     * An answer that cannot be read ends as GNU cp's: the file kept (declined), {@code cp: error
+     * closing file} after the prompt, exit status 1; {@code : Bad file descriptor} where standard
+     * input is closed, which the launcher tells the JVM ({@code -Dcpx.stdin=closed}): before, cpx
+     * read its answer from the file the JVM had opened on descriptor 0 and exited 0.
+     */
+    @ParameterizedTest(name = "engine={0} stdin {1}")
+    @org.junit.jupiter.params.provider.CsvSource({"native, <&-", "nio, <&-", "native, < .", "native, < /dev/null"})
+    void anAnswerThatCannotBeReadIsAnErrorAsInGnuCp(String engine, String stdin) throws Exception {
+        assumeTrue(Files.isExecutable(Cli.GNU_CP), "GNU cp missing: comparison skipped");
+        Path byGnu = Files.createDirectories(dir.resolve("gnu"));
+        Path byCpx = Files.createDirectories(dir.resolve("cpx"));
+        for (Path d : List.of(byGnu, byCpx)) {
+            Files.writeString(d.resolve("f"), "new");
+            Files.writeString(d.resolve("g"), "old");
+        }
+        String script = "exec \"$@\" " + stdin;
+        Cli.Result gnu = Cli.runScript(byGnu, Map.of(), null, script, List.of(Cli.GNU_CP.toString(), "-i", "f", "g"));
+        List<String> command = new ArrayList<>(Cli.javaCommand("cp"));
+        if (stdin.equals("<&-")) {
+            command.add(1, "-Dcpx.stdin=closed");
+        }
+        command.addAll(List.of("--engine=" + engine, "-i", "f", "g"));
+        Cli.Result cpx = Cli.runScript(byCpx, Map.of(), null, script, command);
+        assertEquals(gnu.exit(), cpx.exit(), cpx::toString);
+        assertEquals(gnu.err().replace(Cli.GNU_CP + ": ", "cp: "), cpx.err());
+        assertEquals("old", Files.readString(byGnu.resolve("g")));
+        assertEquals("old", Files.readString(byCpx.resolve("g")));
+    }
+
     private static String sortedLines(String s) {
         return String.join("\n", s.lines().sorted().toList());
     }

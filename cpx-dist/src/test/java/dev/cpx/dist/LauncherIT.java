@@ -143,4 +143,18 @@ class LauncherIT {
         assertTrue(r.out().matches("(?s).*\\bintx TieredStopAtLevel\\s+= 1\\b.*"), "the launcher's flags reach the JVM");
         assertTrue(r.out().contains("\ncpx " + Dist.VERSION + "\n"), r::toString);
     }
+
+    /**
+     * With standard input closed the JVM opens a file of its own on descriptor 0; the launcher tells
+     * cpx, whose {@code -i} then declines with GNU cp's message rather than read that file.
+     */
+    @Test
+    void tellsCpxWhenStandardInputIsClosed() throws Exception {
+        Files.writeString(dir.resolve("f"), "new");
+        Files.writeString(dir.resolve("c"), "old");
+        Dist.Result r = Dist.run(dir, Dist.env(), "bash", "-c", "exec \"$0\" -i f c <&-", cpx.toString());
+        assertEquals(1, r.exit(), r::toString);
+        assertEquals("cpx: overwrite 'c'? cpx: error closing file: Bad file descriptor\n", r.err());
+        assertEquals("old", Files.readString(dir.resolve("c")));
+    }
 }
