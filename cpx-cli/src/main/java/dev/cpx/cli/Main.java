@@ -64,7 +64,7 @@ public final class Main {
         }
         String failure = stdout.failure();
         if (failure != null) {
-            if (!failure.equals(StandardOutput.BROKEN_PIPE)) {
+            if (!stdout.brokenPipe()) {
                 err.println(programName() + ": write error: " + failure);
             }
             status = 1;

@@ -11,9 +11,6 @@ import java.io.IOException;
  */
 final class StandardOutput extends FileOutputStream {
 
-    /** The system's broken pipe message: the reader went away, for which GNU cp dies by SIGPIPE without a word. */
-    static final String BROKEN_PIPE = "Broken pipe";
-
     private volatile String failure;
 
     StandardOutput() {
@@ -48,5 +45,30 @@ final class StandardOutput extends FileOutputStream {
     /** Why the first write that failed did ({@code No space left on device}); null if none failed. */
     String failure() {
         return failure;
+    }
+
+    /**
+     * Whether the first write that failed did because the reader went away ({@code EPIPE}), for which
+     * GNU cp dies by SIGPIPE without a word. The JDK words the reason in the process's locale
+     * ({@code Datenübergabe unterbrochen (broken pipe)}), so it is compared with what a pipe of
+     * its own says when written with its reader gone (the JVM ignores SIGPIPE).
+     */
+    boolean brokenPipe() {
+        if (failure == null) {
+            return false;
+        }
+        if (failure.equals("Broken pipe")) {
+            return true;
+        }
+        try {
+            java.nio.channels.Pipe pipe = java.nio.channels.Pipe.open();
+            pipe.source().close();
+            try (var sink = pipe.sink()) {
+                sink.write(java.nio.ByteBuffer.allocate(1));
+            }
+            return false;
+        } catch (IOException e) {
+            return failure.equals(e.getMessage());
+        }
     }
 }

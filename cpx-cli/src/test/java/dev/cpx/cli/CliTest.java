@@ -175,6 +175,36 @@ class CliTest {
     }
 
     /**
+     * A reader that goes away ({@code cpx -rv ... | head -c 1}) ends cpx as quietly as GNU cp, which
+     * dies by SIGPIPE: nothing on stderr (exit 1, where GNU's shell sees 141). Also in a locale whose
+     * system messages are translated (German, made here with localedef where the machine has its
+     * sources; else the locale falls back to C's words): the JDK words the reason in it, which cpx
+     * took for another write error and printed.
+     */
+    @ParameterizedTest(name = "engine={0} {1}")
+    @org.junit.jupiter.params.provider.CsvSource({"native, C", "nio, C", "native, de_DE.UTF-8"})
+    void aReaderThatGoesAwayEndsTheCopyQuietlyAsInGnuCp(String engine, String locale) throws Exception {
+        assumeTrue(Files.isExecutable(Cli.GNU_CP), "GNU cp missing: comparison skipped");
+        Path src = Files.createDirectories(dir.resolve("src"));
+        for (int i = 0; i < 4000; i++) {
+            Files.writeString(src.resolve("a-file-with-a-long-name-" + i), "x");
+        }
+        Path locales = Files.createDirectories(dir.resolve("locales"));
+        if (!locale.equals("C")) {
+            new ProcessBuilder("localedef", "-i", "de_DE", "-f", "UTF-8", locales.resolve(locale).toString())
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+        }
+        Map<String, String> env = Map.of("LOCPATH", locales.toString(), "LC_ALL", locale);
+        String script = "\"$@\" | head -c 1 > /dev/null; exit ${PIPESTATUS[0]}";
+        Cli.Result gnu = Cli.runScript(dir, env, null, script, List.of(Cli.GNU_CP.toString(), "-rv", "src", "gnu"));
+        List<String> command = new ArrayList<>(Cli.javaCommand("cp"));
+        command.addAll(List.of("--engine=" + engine, "-rv", "src", "cpx"));
+        Cli.Result cpx = Cli.runScript(dir, env, null, script, command);
+        assertEquals(new Cli.Result(141, "", ""), gnu);
+        assertEquals(new Cli.Result(1, "", ""), cpx);
+    }
+
+    /**
      * An answer that cannot be read ends as GNU cp's: the file kept (declined), {@code cp: error
      * closing file} after the prompt, exit status 1; {@code : Bad file descriptor} where standard
      * input is closed, which the launcher tells the JVM ({@code -Dcpx.stdin=closed}): before, cpx
