@@ -157,4 +157,25 @@ class LauncherIT {
         assertEquals("cpx: overwrite 'c'? cpx: error closing file: Bad file descriptor\n", r.err());
         assertEquals("old", Files.readString(dir.resolve("c")));
     }
+
+    /**
+     * cpx's messages are English in every locale: also a reason the JDK words itself (a full device),
+     * which it takes from glibc's translations in a translated locale (German, made here with
+     * localedef where the machine has its sources; else C's words).
+     */
+    @Test
+    void messagesAreEnglishInATranslatedLocale() throws Exception {
+        Files.writeString(dir.resolve("f"), "data");
+        Path locales = Files.createDirectories(dir.resolve("locales"));
+        new ProcessBuilder("localedef", "-i", "de_DE", "-f", "UTF-8", locales.resolve("de_DE.UTF-8").toString())
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+        Map<String, String> env = Dist.env();
+        env.put("LOCPATH", locales.toString());
+        env.put("LC_ALL", "de_DE.UTF-8");
+        for (String engine : List.of("native", "nio")) {
+            Dist.Result r = Dist.run(dir, env, cpx.toString(), "--engine=" + engine, "f", "/dev/full");
+            assertEquals(1, r.exit(), r::toString);
+            assertEquals("cpx: error writing '/dev/full': No space left on device\n", r.err());
+        }
+    }
 }
