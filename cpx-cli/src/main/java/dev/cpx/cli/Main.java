@@ -75,6 +75,14 @@ public final class Main {
 
     private static int run(String[] args, PrintWriter out, PrintWriter err) {
         try {
+            if (args.length > 0 && args[0].equals("--version")) {
+                // GNU's getopt acts on --version where it meets it, before any word after it: as the first
+                // word nothing else is read, so the command's model (a third of this command's time) is not built.
+                for (String line : new VersionProvider().getVersion()) {
+                    out.println(line);
+                }
+                return 0;
+            }
             CommandLine cmd = commandLine(out, err);
             Getopt.Read read = Getopt.read(cmd.getCommandSpec(), args, System.getenv("POSIXLY_CORRECT") != null);
             ((CpxCommand) cmd.getCommandSpec().userObject()).operands = read.operands();

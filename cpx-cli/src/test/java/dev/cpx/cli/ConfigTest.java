@@ -124,4 +124,21 @@ class ConfigTest {
         Cli.Result r = Running.run(dir, List.of(), env, false, "a", "b");
         assertEquals(new Cli.Result(1, "", "cpx: cannot read defaults file '" + config + "': Is a directory\n"), r);
     }
+
+    /**
+     * {@code --version} as the first word prints the version and reads nothing else, the defaults
+     * file neither (as GNU's getopt acts on it before any word after it; {@code git --version}
+     * reads no configuration either); after another option, the file is read as for any command.
+     */
+    @Test
+    void versionFirstReadsNoDefaultsFile() throws Exception {
+        defaults("jobs=many\n");
+        Cli.Result first = Running.run(dir, List.of(), env, false, "--version", "--bogus");
+        assertEquals(0, first.exit(), first::toString);
+        assertTrue(first.out().startsWith("cpx ") && first.out().contains("\nengine native "), first::toString);
+        assertEquals("", first.err());
+        Cli.Result later = Running.run(dir, List.of(), env, false, "-r", "--version");
+        assertEquals(new Cli.Result(1, "", "cpx: defaults file '" + config + "', line 1: bad value for 'jobs': "
+                + "invalid argument for option '--jobs': 'many' is not an int\n"), later);
+    }
 }
