@@ -53,7 +53,7 @@ public final class CpxCommand implements Callable<Integer>, Specs.Target {
                 .description("Copy SOURCE to DEST, or multiple SOURCE(s) to DIRECTORY, with parallel workers.",
                         "", "Mandatory arguments to long options are mandatory for short options too.")
                 .footer("%nExit status: 0 if everything was copied, 1 if anything failed or the command line is wrong, "
-                        + "130/143 when interrupted by SIGINT/SIGTERM.");
+                        + "129/130/143 when interrupted by SIGHUP/SIGINT/SIGTERM.");
         cp.addTo(s);
         engines.addTo(s);
         control.addTo(s);

@@ -10,15 +10,18 @@ import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
 /**
- * SIGINT and SIGTERM while a copy runs. The first one cancels the copy: no new file starts, the
- * files in flight are abandoned under their temporary names, and the command reports and exits
- * with 128 + the signal's number (130, 143). A second one ends the process at once. A signal that
- * was ignored when cpx started (e.g. under {@code nohup}) stays ignored.
+ * SIGHUP, SIGINT and SIGTERM while a copy runs. The first one cancels the copy: no new file starts,
+ * the files in flight are abandoned under their temporary names, and the command reports and exits
+ * with 128 + the signal's number (129, 130, 143). A second one ends the process at once. A signal
+ * that was ignored when cpx started (e.g. SIGHUP under {@code nohup}) stays ignored. SIGHUP (the
+ * terminal or the ssh session went away) ends the copy as SIGTERM does, where the JVM's own handling
+ * would halt it with an overwrite in place unfinished and no word of where the staged copy is.
  */
 final class Interrupts implements AutoCloseable {
 
     /** A signal cpx handles, and its number. */
     enum Kind {
+        HUP(1),
         INT(2),
         TERM(15);
 
@@ -42,7 +45,7 @@ final class Interrupts implements AutoCloseable {
     private Interrupts() {
     }
 
-    /** Handles SIGINT and SIGTERM from now until {@link #close()}. */
+    /** Handles SIGHUP, SIGINT and SIGTERM from now until {@link #close()}. */
     static Interrupts install() {
         Interrupts interrupts = new Interrupts();
         for (Kind kind : Kind.values()) {

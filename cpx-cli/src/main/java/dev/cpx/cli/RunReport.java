@@ -19,7 +19,7 @@ record RunReport(CopySummary summary, List<FileOutcome> failures, Interrupts.Kin
         failures = List.copyOf(failures);
     }
 
-    /** 130 or 143 after a signal, 1 when anything failed, else 0. */
+    /** 129, 130 or 143 after a signal, 1 when anything failed, else 0. */
     int exitStatus() {
         if (signal != null) {
             return signal.exitStatus();

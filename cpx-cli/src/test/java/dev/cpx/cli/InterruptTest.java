@@ -64,7 +64,7 @@ class InterruptTest {
     }
 
     @ParameterizedTest(name = "SIG{0} engine={1} -j {2}")
-    @CsvSource({"INT,native,1", "INT,native,4", "INT,nio,1", "INT,nio,4", "TERM,native,4", "TERM,nio,1"})
+    @CsvSource({"INT,native,1", "INT,native,4", "INT,nio,1", "INT,nio,4", "TERM,native,4", "TERM,nio,1", "HUP,native,4", "HUP,nio,1"})
     void theFirstSignalStopsTheCopyCleanlyAndReports(String signal, String engine, int jobs) throws Exception {
         Path dst = Files.createDirectory(dir.resolve("dst"));
         try (Running cpx = Running.start(dir, List.of(), Map.of(), false, "--engine=" + engine, "-j", "" + jobs,
@@ -73,7 +73,7 @@ class InterruptTest {
             cpx.awaitWhileRunning("ten files to be copied", () -> completeFiles(dst) >= 10);
             cpx.signal(signal);
             Cli.Result r = cpx.result();
-            int status = signal.equals("INT") ? 130 : 143;
+            int status = signal.equals("INT") ? 130 : signal.equals("HUP") ? 129 : 143;
             assertEquals(status, r.exit(), r::toString);
             List<String> lines = TreeFacts.lines(r.err());
             assertEquals(HINT, lines.get(lines.size() - 1), r::toString);

@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A long copy (many small files and one large file) stopped again and again at random moments by
- * SIGINT, SIGTERM and SIGKILL, each time restarted with --resume: every stop leaves only complete
+ * SIGINT, SIGTERM, SIGHUP and SIGKILL, each time restarted with --resume: every stop leaves only complete
  * files under their final names, and the last run gives a tree identical to the source.
  */
 class RepeatedInterruptionTest {
@@ -53,7 +53,7 @@ class RepeatedInterruptionTest {
         Path src = source();
         SourceGuard guard = SourceGuard.of(src);
         Random random = new Random(engine.hashCode());
-        List<String> signals = List.of("INT", "TERM", "KILL", "INT", "KILL", "TERM");
+        List<String> signals = List.of("INT", "TERM", "KILL", "HUP", "KILL", "TERM");
         int stopped = 0;
         for (String signal : signals) {
             try (Running cpx = Running.start(dir, List.of(), Map.of(), false,
@@ -70,6 +70,7 @@ class RepeatedInterruptionTest {
                 int expected = switch (signal) {
                     case "INT" -> 130;
                     case "TERM" -> 143;
+                    case "HUP" -> 129;
                     default -> 137;
                 };
                 if (r.exit() == 0) {

@@ -30,13 +30,13 @@ final class Running implements AutoCloseable {
     /**
      * Starts {@code cpx args...} in {@code dir} with extra JVM options {@code jvm} (e.g.
      * {@code -Dcpx.stderr.tty=true}, as the launcher passes on a terminal) and extra environment.
-     * SIGINT and SIGTERM are reset to their defaults first, as in an interactive shell, in case this
+     * SIGHUP, SIGINT and SIGTERM are reset to their defaults first, as in an interactive shell, in case this
      * JVM was started with them ignored. With {@code merged}, standard error goes where standard
      * output goes, as on a terminal.
      */
     static Running start(Path dir, List<String> jvm, Map<String, String> env, boolean merged, String... args)
             throws IOException {
-        List<String> cmd = new ArrayList<>(List.of("/usr/bin/env", "--default-signal=INT,TERM"));
+        List<String> cmd = new ArrayList<>(List.of("/usr/bin/env", "--default-signal=HUP,INT,TERM"));
         List<String> java = Cli.javaCommand("cpx");
         cmd.add(java.get(0));
         cmd.addAll(jvm);

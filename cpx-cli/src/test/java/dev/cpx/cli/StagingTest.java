@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The copy of a directory operand that cpx makes is made under its staging name ({@code .NAME.cpx-part}
  * next to it) and gets its final name only once complete: nothing is ever seen under the final path
- * before then. Interrupted (SIGINT, SIGTERM) it says where what was copied is; killed (SIGKILL) it
+ * before then. Interrupted (SIGINT, SIGTERM, SIGHUP) it says where what was copied is; killed (SIGKILL) it
  * leaves it there; a plain run again says so and changes nothing, and {@code --resume} finishes it.
  */
 class StagingTest {
@@ -52,7 +52,7 @@ class StagingTest {
     }
 
     @ParameterizedTest(name = "SIG{0} engine={1}")
-    @CsvSource({"INT,native", "TERM,nio", "KILL,native", "KILL,nio"})
+    @CsvSource({"INT,native", "TERM,nio", "HUP,native", "HUP,nio", "KILL,native", "KILL,nio"})
     void anInterruptedCopyIsNeverSeenUnderItsNameAndResumeFinishesIt(String signal, String engine) throws Exception {
         Path dst = dir.resolve("dst");
         Path staging = TempNames.of(dst);
@@ -62,7 +62,7 @@ class StagingTest {
             assertFalse(Files.exists(dst, LinkOption.NOFOLLOW_LINKS), "nothing under the final name while the copy runs");
             cpx.signal(signal);
             Cli.Result r = cpx.result();
-            assertEquals(signal.equals("INT") ? 130 : signal.equals("TERM") ? 143 : 137, r.exit(), r::toString);
+            assertEquals(signal.equals("INT") ? 130 : signal.equals("TERM") ? 143 : signal.equals("HUP") ? 129 : 137, r.exit(), r::toString);
             if (!signal.equals("KILL")) {
                 assertTrue(r.err().contains("cpx: 'dst' is not complete: what was copied is in '.dst.cpx-part'"), r::toString);
             }
