@@ -27,6 +27,7 @@ import dev.cpx.spi.support.DescriptorChannel;
 import dev.cpx.spi.support.PathBytes;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.OpenOption;
@@ -840,10 +841,15 @@ public final class FileCopier {
         }
     }
 
-    /** The engine's count of a file's bytes, accepted unless it is short while the source still holds more. */
+    /**
+     * The engine's count of a file's bytes, accepted unless it is short while the source still holds
+     * more. A size is only what the file system says: a sysfs attribute says 4096 bytes and holds a
+     * line, which GNU cp copies by reading to its end. So a short count is a failure only where the
+     * source still says it is as large and a byte can still be read where the copy stopped.
+     */
     private static DataResult copiedWhole(FileChannel in, Entry e, long copied) throws IOException {
         long size = e.stat().size();
-        if (copied < size && in.size() >= size) {
+        if (copied < size && in.size() >= size && in.read(ByteBuffer.allocate(1), copied) > 0) {
             // The source still holds more than the engine copied: never accept a silently short copy.
             return DataResult.failed(Diagnostic.of("error copying {0}", e.source(),
                     "short copy: " + copied + " of " + size + " bytes"));

@@ -6,6 +6,7 @@ import dev.cpx.spi.CopyRequest;
 import dev.cpx.spi.SparseMode;
 import dev.cpx.spi.support.BufferedCopy;
 import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 
 /**
@@ -56,7 +57,17 @@ public final class NioEngine implements CopyEngine {
         // transferTo writes at the target's own position (see the JDK note in README): put it at the range.
         target.position(pos);
         while (pos < end) {
-            long n = source.transferTo(pos, Math.min(CHUNK, end - pos), target);
+            long n;
+            try {
+                n = source.transferTo(pos, Math.min(CHUNK, end - pos), target);
+            } catch (ClosedChannelException x) {
+                throw x; // interrupted or closed: no fallback
+            } catch (IOException x) {
+                // Where sendfile refuses a pair of files, JDK 17 maps the source, and stops using sendfile
+                // for every later file: a file that cannot be mapped (a sysfs attribute: ENODEV) fails
+                // there. Read it instead; a real read or write error comes again, in its own words.
+                return BufferedCopy.copy(request, pos);
+            }
             if (n <= 0) {
                 // End of file, or a file whose size stat does not tell (procfs, a device read as data:
                 // JDK 21+ transfers nothing past size()): read it instead.
