@@ -95,6 +95,14 @@ public final class Main {
                 }
                 return cmd.getParameterExceptionHandler().handleParseException(read.error(), args);
             }
+            if (RemovedWorkingDirectory.gone()) {
+                String relative = RemovedWorkingDirectory.firstRelative(read.options(), read.operands());
+                if (relative != null) {
+                    err.println(programName() + ": cannot use " + dev.cpx.api.ShellQuote.quote(relative)
+                            + ": the working directory was removed (No such file or directory)");
+                    return 1;
+                }
+            }
             return cmd.execute(read.options());
         } catch (Exception | Error e) {
             // An Error too (a JDK class that could not initialize: no descriptor left under a low

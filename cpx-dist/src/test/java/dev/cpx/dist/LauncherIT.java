@@ -1,6 +1,7 @@
 package dev.cpx.dist;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cpx.testing.Trees;
@@ -177,5 +178,24 @@ class LauncherIT {
             assertEquals(1, r.exit(), r::toString);
             assertEquals("cpx: error writing '/dev/full': No space left on device\n", r.err());
         }
+    }
+
+    /**
+     * In a working directory removed while the shell was in it the JVM cannot start; the launcher
+     * starts it in / instead: absolute paths copy as with GNU cp, a relative one (which names nothing
+     * there) is refused in one line, and nothing under / is touched.
+     */
+    @Test
+    void copiesByAbsolutePathsInARemovedWorkingDirectory() throws Exception {
+        Files.writeString(dir.resolve("f"), "data");
+        String script = "mkdir gone && cd gone && rmdir ../gone && \"$0\" \"$1\" \"$2\" && \"$0\" f copy";
+        Dist.Result r = Dist.run(dir, Dist.env(), "bash", "-c", script, cpx.toString(), dir.resolve("f").toString(),
+                dir.resolve("g").toString());
+        assertEquals(1, r.exit(), r::toString);
+        assertEquals("data", Files.readString(dir.resolve("g")), r::toString);
+        List<String> err = Dist.lines(r.err());
+        assertEquals("cpx: cannot use 'f': the working directory was removed (No such file or directory)", err.get(err.size() - 1));
+        assertTrue(err.stream().noneMatch(l -> l.contains("Exception") || l.contains("\tat ")), r::toString);
+        assertFalse(Files.exists(Path.of("/copy")));
     }
 }
