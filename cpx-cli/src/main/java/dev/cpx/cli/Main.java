@@ -95,11 +95,11 @@ public final class Main {
                 }
                 return cmd.getParameterExceptionHandler().handleParseException(read.error(), args);
             }
-            if (RemovedWorkingDirectory.gone()) {
-                String relative = RemovedWorkingDirectory.firstRelative(read.options(), read.operands());
+            String away = UnnamedWorkingDirectory.why();
+            if (away != null) {
+                String relative = UnnamedWorkingDirectory.firstRelative(read.options(), read.operands());
                 if (relative != null) {
-                    err.println(programName() + ": cannot use " + dev.cpx.api.ShellQuote.quote(relative)
-                            + ": the working directory was removed (No such file or directory)");
+                    err.println(programName() + ": cannot use " + dev.cpx.api.ShellQuote.quote(relative) + ": " + away);
                     return 1;
                 }
             }

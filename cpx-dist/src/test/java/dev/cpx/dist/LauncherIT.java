@@ -198,4 +198,29 @@ class LauncherIT {
         assertTrue(err.stream().noneMatch(l -> l.contains("Exception") || l.contains("\tat ")), r::toString);
         assertFalse(Files.exists(Path.of("/copy")));
     }
+
+    /**
+     * A working directory named by more than PATH_MAX bytes: the JVM cannot start there either; the
+     * launcher starts it in /, absolute paths copy, a relative one is refused in one line.
+     */
+    @Test
+    void copiesByAbsolutePathsInAWorkingDirectoryTooDeepToName() throws Exception {
+        Files.writeString(dir.resolve("f"), "data");
+        String level = "d".repeat(200);
+        String script = "for i in $(seq 25); do mkdir " + level + " && cd " + level + " || exit 9; done; "
+                + "echo x > here && \"$0\" \"$1\" \"$2\" && \"$0\" here copy";
+        Dist.Result r;
+        try {
+            r = Dist.run(dir, Dist.env(), "bash", "-c", script, cpx.toString(), dir.resolve("f").toString(),
+                    dir.resolve("g").toString());
+        } finally {
+            // Deeper than Java's own deletion of the temporary directory reaches: rm(1) goes by descriptor.
+            new ProcessBuilder("rm", "-rf", dir.resolve(level).toString()).inheritIO().start().waitFor();
+        }
+        assertEquals(1, r.exit(), r::toString);
+        assertEquals("data", Files.readString(dir.resolve("g")), r::toString);
+        assertEquals(List.of("cpx: cannot use 'here': the working directory's name is too long for Java (File name too long)"),
+                Dist.lines(r.err()));
+        assertFalse(Files.exists(Path.of("/copy")));
+    }
 }

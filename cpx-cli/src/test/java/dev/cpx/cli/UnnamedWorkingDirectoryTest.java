@@ -7,7 +7,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** Which word of a command line is a relative path, where the working directory was removed. */
-class RemovedWorkingDirectoryTest {
+class UnnamedWorkingDirectoryTest {
 
     @ParameterizedTest(name = "{0} | {1} -> {2}")
     @CsvSource(delimiter = '|', nullValues = "null", value = {
@@ -25,6 +25,6 @@ class RemovedWorkingDirectoryTest {
     void findsTheFirstRelativePath(String options, String operands, String relative) {
         String[] o = options == null ? new String[0] : options.trim().split(" +");
         List<String> ops = operands == null ? List.of() : List.of(operands.trim().split(" +"));
-        assertEquals(relative, RemovedWorkingDirectory.firstRelative(o, ops));
+        assertEquals(relative, UnnamedWorkingDirectory.firstRelative(o, ops));
     }
 }
