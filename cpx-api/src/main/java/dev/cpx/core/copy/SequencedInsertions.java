@@ -20,8 +20,10 @@ public final class SequencedInsertions implements InsertionOrder {
     private final Runnable[] waiting;
     private final boolean[] holds;
     private final AtomicInteger waitingDescriptors;
-    /** Written under the lock, read without it by {@link #inTurn}. */
+    /** The entries before it are named or skipped. Written under the lock, read without it by {@link #inTurn}. */
     private volatile int next;
+    /** Whether a thread is naming the waiting entries in turn (under the lock). */
+    private boolean draining;
 
     public SequencedInsertions(int size, AtomicInteger waitingDescriptors) {
         this.waiting = new Runnable[size];
@@ -31,6 +33,7 @@ public final class SequencedInsertions implements InsertionOrder {
 
     @Override
     public void insert(int index, Runnable naming, boolean holdsDescriptor) {
+        boolean outOfTurn = false;
         synchronized (this) {
             if (index == next || !holdsDescriptor || waitingDescriptors.get() < MAX_WAITING_DESCRIPTORS) {
                 if (holdsDescriptor && index != next) {
@@ -38,22 +41,24 @@ public final class SequencedInsertions implements InsertionOrder {
                     holds[index] = true;
                 }
                 waiting[index] = naming;
-                drain();
-                return;
+            } else {
+                waiting[index] = SKIP;
+                outOfTurn = true;
             }
-            waiting[index] = SKIP;
-            drain();
         }
-        // Too many open descriptors waiting: name this one now, out of turn.
-        naming.run();
+        drain();
+        if (outOfTurn) {
+            // Too many open descriptors waiting: name this one now, out of turn.
+            naming.run();
+        }
     }
 
     @Override
     public void skip(int index) {
         synchronized (this) {
             waiting[index] = SKIP;
-            drain();
         }
+        drain();
     }
 
     @Override
@@ -61,16 +66,50 @@ public final class SequencedInsertions implements InsertionOrder {
         return next == index;
     }
 
+    /**
+     * Names the waiting entries in turn, outside the lock: one thread at a time (another that finds
+     * one at it leaves its entry to it and goes on copying, where it used to wait for the lock while
+     * the first named a run of files), {@link #next} advanced only once a naming is done.
+     */
     private void drain() {
-        while (next < waiting.length && waiting[next] != null) {
-            Runnable r = waiting[next];
-            waiting[next] = SKIP;
-            if (holds[next]) {
-                holds[next] = false;
-                waitingDescriptors.decrementAndGet();
+        synchronized (this) {
+            if (draining) {
+                return;
             }
-            next++;
-            r.run();
+            draining = true;
+        }
+        boolean ended = false;
+        try {
+            while (true) {
+                Runnable r;
+                synchronized (this) {
+                    int n = next;
+                    if (n >= waiting.length || waiting[n] == null) {
+                        draining = false;
+                        ended = true;
+                        return;
+                    }
+                    r = waiting[n];
+                    waiting[n] = SKIP;
+                    if (holds[n]) {
+                        holds[n] = false;
+                        waitingDescriptors.decrementAndGet();
+                    }
+                }
+                try {
+                    r.run();
+                } finally {
+                    synchronized (this) {
+                        next++;
+                    }
+                }
+            }
+        } finally {
+            if (!ended) {
+                synchronized (this) {
+                    draining = false;
+                }
+            }
         }
     }
 }

@@ -25,4 +25,56 @@ class SequencedInsertionsTest {
         order.insert(3, () -> named.add(3), false);
         assertEquals(List.of(0, 2, 3), named);
     }
+
+    /**
+     * Four threads inserting and skipping 20,000 entries in a shuffled order (none holding a
+     * descriptor, which could go ahead of its turn): every naming runs once,
+     * in index order, each while its entry is the one in turn (the entries before it all named),
+     * however the namings are shared out between the threads (one names while the others go on).
+     */
+    @Test
+    void concurrentInsertionsAreNamedOnceInIndexOrder() throws Exception {
+        int n = 20_000;
+        List<Integer> shuffled = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            shuffled.add(i);
+        }
+        java.util.Collections.shuffle(shuffled, new java.util.Random(42));
+        SequencedInsertions order = new SequencedInsertions(n, new AtomicInteger());
+        List<Integer> named = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<String> wrong = java.util.Collections.synchronizedList(new ArrayList<>());
+        AtomicInteger taken = new AtomicInteger();
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            Thread thread = new Thread(() -> {
+                for (int k = taken.getAndIncrement(); k < n; k = taken.getAndIncrement()) {
+                    int index = shuffled.get(k);
+                    if (index % 7 == 3) {
+                        order.skip(index);
+                    } else {
+                        order.insert(index, () -> {
+                            if (!order.inTurn(index)) {
+                                wrong.add("named out of turn: " + index);
+                            }
+                            named.add(index);
+                        }, false); // (one holding a descriptor may go ahead of its turn when too many wait)
+                    }
+                }
+            });
+            threads.add(thread);
+            thread.start();
+        }
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        assertEquals(0, wrong.size(), () -> wrong.subList(0, Math.min(5, wrong.size())).toString());
+        List<Integer> expected = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            if (i % 7 != 3) {
+                expected.add(i);
+            }
+        }
+        assertEquals(expected, named);
+        assertEquals(true, order.inTurn(n), "every entry named or skipped");
+    }
 }
