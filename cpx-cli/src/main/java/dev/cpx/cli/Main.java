@@ -1,5 +1,6 @@
 package dev.cpx.cli;
 
+import dev.cpx.api.ShellQuote;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.OutputStreamWriter;
@@ -78,10 +79,7 @@ public final class Main {
             if (args.length > 0 && args[0].equals("--version")) {
                 // GNU's getopt acts on --version where it meets it, before any word after it: as the first
                 // word nothing else is read, so the command's model (a third of this command's time) is not built.
-                for (String line : new VersionProvider().getVersion()) {
-                    out.println(line);
-                }
-                return 0;
+                return printVersion(out, new VersionProvider().getVersion());
             }
             CommandLine cmd = commandLine(out, err);
             Getopt.Read read = Getopt.read(cmd.getCommandSpec(), args, System.getenv("POSIXLY_CORRECT") != null);
@@ -99,7 +97,7 @@ public final class Main {
             if (away != null) {
                 String relative = UnnamedWorkingDirectory.firstRelative(read.options(), read.operands());
                 if (relative != null) {
-                    err.println(programName() + ": cannot use " + dev.cpx.api.ShellQuote.quote(relative) + ": " + away);
+                    err.println(programName() + ": cannot use " + ShellQuote.quote(relative) + ": " + away);
                     return 1;
                 }
             }
@@ -162,12 +160,16 @@ public final class Main {
      * expression and asks for the console (~5 ms of a 90 ms command) for text that has neither.
      */
     private static int printVersion(CommandLine cmd) {
-        PrintWriter out = cmd.getOut();
-        for (String line : cmd.getCommandSpec().version()) {
+        return printVersion(cmd.getOut(), cmd.getCommandSpec().version());
+    }
+
+    /** The version's lines, as they are; exit status 0. */
+    private static int printVersion(PrintWriter out, String[] lines) {
+        for (String line : lines) {
             out.println(line);
         }
         out.flush();
-        return cmd.getCommandSpec().exitCodeOnVersionHelp();
+        return 0;
     }
 
     /** Usage errors: GNU's two lines, the message and where to get help; exit status 1 as GNU cp. */

@@ -3,6 +3,8 @@ package dev.cpx.cli;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.Pipe;
 
 /**
  * Standard output that remembers why a write to it failed: a {@link java.io.PrintWriter} keeps
@@ -61,10 +63,10 @@ final class StandardOutput extends FileOutputStream {
             return true;
         }
         try {
-            java.nio.channels.Pipe pipe = java.nio.channels.Pipe.open();
+            Pipe pipe = Pipe.open();
             pipe.source().close();
-            try (var sink = pipe.sink()) {
-                sink.write(java.nio.ByteBuffer.allocate(1));
+            try (Pipe.SinkChannel sink = pipe.sink()) {
+                sink.write(ByteBuffer.allocate(1));
             }
             return false;
         } catch (IOException e) {

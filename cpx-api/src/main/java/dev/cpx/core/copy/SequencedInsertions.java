@@ -34,6 +34,7 @@ public final class SequencedInsertions implements InsertionOrder {
     @Override
     public void insert(int index, Runnable naming, boolean holdsDescriptor) {
         boolean outOfTurn = false;
+        Runnable first;
         synchronized (this) {
             if (index == next || !holdsDescriptor || waitingDescriptors.get() < MAX_WAITING_DESCRIPTORS) {
                 if (holdsDescriptor && index != next) {
@@ -45,8 +46,9 @@ public final class SequencedInsertions implements InsertionOrder {
                 waiting[index] = SKIP;
                 outOfTurn = true;
             }
+            first = startDraining();
         }
-        drain();
+        drainFrom(first);
         if (outOfTurn) {
             // Too many open descriptors waiting: name this one now, out of turn.
             naming.run();
@@ -55,10 +57,12 @@ public final class SequencedInsertions implements InsertionOrder {
 
     @Override
     public void skip(int index) {
+        Runnable first;
         synchronized (this) {
             waiting[index] = SKIP;
+            first = startDraining();
         }
-        drain();
+        drainFrom(first);
     }
 
     @Override
@@ -67,47 +71,53 @@ public final class SequencedInsertions implements InsertionOrder {
     }
 
     /**
-     * Names the waiting entries in turn, outside the lock: one thread at a time (another that finds
-     * one at it leaves its entry to it and goes on copying, where it used to wait for the lock while
-     * the first named a run of files), {@link #next} advanced only once a naming is done.
+     * Under the lock: the entry this thread is to name first, where no other thread is naming and
+     * the entry in turn waits (this thread then names the waiting entries, see {@link #drainFrom});
+     * else null.
      */
-    private void drain() {
-        synchronized (this) {
-            if (draining) {
-                return;
-            }
-            draining = true;
+    private Runnable startDraining() {
+        if (draining) {
+            return null;
         }
-        boolean ended = false;
-        try {
-            while (true) {
-                Runnable r;
+        Runnable r = take();
+        draining = r != null;
+        return r;
+    }
+
+    /** Under the lock: the entry in turn, taken, if it waits; else null. */
+    private Runnable take() {
+        int n = next;
+        if (n >= waiting.length || waiting[n] == null) {
+            return null;
+        }
+        Runnable r = waiting[n];
+        waiting[n] = SKIP;
+        if (holds[n]) {
+            holds[n] = false;
+            waitingDescriptors.decrementAndGet();
+        }
+        return r;
+    }
+
+    /**
+     * Names {@code first} and the entries that wait in turn after it, outside the lock: one thread
+     * at a time (another that inserts meanwhile leaves its entry to it and goes on copying, where it
+     * used to wait for the lock while the first named a run of files). {@link #next} advances only
+     * once a naming is done; a naming that throws ends the run of them (the next insert or skip
+     * takes it up).
+     */
+    private void drainFrom(Runnable first) {
+        Runnable r = first;
+        while (r != null) {
+            boolean named = false;
+            try {
+                r.run();
+                named = true;
+            } finally {
                 synchronized (this) {
-                    int n = next;
-                    if (n >= waiting.length || waiting[n] == null) {
-                        draining = false;
-                        ended = true;
-                        return;
-                    }
-                    r = waiting[n];
-                    waiting[n] = SKIP;
-                    if (holds[n]) {
-                        holds[n] = false;
-                        waitingDescriptors.decrementAndGet();
-                    }
-                }
-                try {
-                    r.run();
-                } finally {
-                    synchronized (this) {
-                        next++;
-                    }
-                }
-            }
-        } finally {
-            if (!ended) {
-                synchronized (this) {
-                    draining = false;
+                    next++;
+                    r = named ? take() : null;
+                    draining = r != null;
                 }
             }
         }
