@@ -197,7 +197,7 @@ public final class FileCopier {
         }
         FileChannel in = descriptors.channelClosedLater(fd, true, false);
         if (plainBelow > st.size() && decided == NOTHING && placement != Placement.OPERAND && place.directories().staged()
-                && naming.inTurn() && !triesClone(st.dev())
+                && !triesClone(st.dev()) && naming.awaitTurn()
                 && copiedPlainly(place, source, target, st, in, naming, placement)) {
             return null;
         }
@@ -237,6 +237,9 @@ public final class FileCopier {
             // Nothing made, nothing read: the full path makes the same call and says what it says.
             return false;
         }
+        // Made in its turn: the next entry's turn, while this one's data is written (nothing in a
+        // staged tree is seen before the tree is complete). So its giving up passes no turn.
+        naming.skip();
         Counters counters = context.counters();
         counters.filesFound.increment();
         counters.bytesFound.add(st.size());
@@ -249,28 +252,26 @@ public final class FileCopier {
                     Entry e = entry(place, source, target, st, placement);
                     DataResult whole = copiedWhole(in, e, copied);
                     if (!whole.ok()) {
-                        givePlainUp(e, out, false, whole, naming);
+                        givePlainUp(e, out, false, whole);
                         return true;
                     }
                 }
             } catch (IOException x) {
                 Entry e = entry(place, source, target, st, placement);
-                givePlainUp(e, out, context.cancelled(), failure(e, x), naming);
+                givePlainUp(e, out, context.cancelled(), failure(e, x));
                 return true;
             } catch (RuntimeException | Error x) {
                 // A bug (in an engine, say): give the file up cleanly, then let the task report it.
                 madeInTurn(out, entry(place, source, target, st, placement)).abandon(false);
-                naming.skip();
                 throw x;
             }
             try {
                 out.close();
             } catch (IOException x) {
                 Entry e = entry(place, source, target, st, placement);
-                givePlainUp(e, out, false, closeFailure(e, x), naming);
+                givePlainUp(e, out, false, closeFailure(e, x));
                 return true;
             }
-            naming.skip();
             context.outcomes().copiedUnheard(copied);
             return true;
         } finally {
@@ -279,9 +280,9 @@ public final class FileCopier {
         }
     }
 
-    /** {@link #giveUp} of a file {@link #copiedPlainly} made ({@code out}), with no backup and no one to tell. */
-    private void givePlainUp(Entry e, FileChannel out, boolean keepPartial, DataResult why, Naming naming) {
-        giveUp(e, madeInTurn(out, e), keepPartial, null, why, naming, UNHEARD);
+    /** {@link #giveUp} of a file {@link #copiedPlainly} made ({@code out}), with no backup, no one to tell and its turn passed. */
+    private void givePlainUp(Entry e, FileChannel out, boolean keepPartial, DataResult why) {
+        giveUp(e, madeInTurn(out, e), keepPartial, null, why, Naming.IMMEDIATE, UNHEARD);
     }
 
     /** The {@link NewFile} {@code out} is, made under its own name as {@link NewFiles} makes it in its turn. */

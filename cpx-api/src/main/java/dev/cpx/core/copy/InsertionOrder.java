@@ -44,4 +44,14 @@ public interface InsertionOrder {
      * {@link #insert} or {@link #skip} can end that.
      */
     boolean inTurn(int index);
+
+    /**
+     * {@link #inTurn}, after waiting a few microseconds where only entries just before {@code index}
+     * are still to be made, by other workers taking the entries one after the other: their turns end
+     * with a create, so a worker that waits that long makes its file under its own name instead of
+     * unnamed and named later (twice the kernel's work, and on ext4 a journaled orphan list).
+     */
+    default boolean awaitTurn(int index) {
+        return inTurn(index);
+    }
 }

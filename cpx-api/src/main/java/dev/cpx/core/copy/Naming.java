@@ -19,6 +19,11 @@ public record Naming(InsertionOrder order, int index) {
         return order.inTurn(index);
     }
 
+    /** {@link #inTurn}, waiting briefly for a turn that is near ({@link InsertionOrder#awaitTurn}). */
+    public boolean awaitTurn() {
+        return order.awaitTurn(index);
+    }
+
     /** This entry makes no new name. */
     public void skip() {
         order.skip(index);

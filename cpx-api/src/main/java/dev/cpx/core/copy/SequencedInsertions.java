@@ -17,18 +17,40 @@ public final class SequencedInsertions implements InsertionOrder {
 
     private static final Runnable SKIP = () -> { };
 
+    /** How far behind its entry the turn may be for {@link #awaitTurn} to wait: a worker's turn per entry taken. */
+    static final int NEAR = 8;
+    /**
+     * How long {@link #awaitTurn} waits, in spins: a few microseconds, a little more than a create.
+     * On a directory of 100,000 files shared by two workers (tmpfs) 200 spins left 4% of the files
+     * to be named out of their turn, 400 2%, 100 29%.
+     */
+    static final int SPINS = 1000;
+
     private final Runnable[] waiting;
     private final boolean[] holds;
     private final AtomicInteger waitingDescriptors;
+    /** {@link #SPINS}, or 0 where a worker waiting could keep the one in turn off a CPU. */
+    private final int spins;
     /** The entries before it are named or skipped. Written under the lock, read without it by {@link #inTurn}. */
     private volatile int next;
     /** Whether a thread is naming the waiting entries in turn (under the lock). */
     private boolean draining;
 
-    public SequencedInsertions(int size, AtomicInteger waitingDescriptors) {
+    /**
+     * @param awaits whether {@link #awaitTurn} may wait: only where every worker has a CPU of its own
+     *     (tmpfs: one per CPU); with more workers than CPUs, the one whose turn it is may be the one
+     *     kept waiting for a CPU by a spinning worker.
+     */
+    public SequencedInsertions(int size, AtomicInteger waitingDescriptors, boolean awaits) {
         this.waiting = new Runnable[size];
         this.holds = new boolean[size];
         this.waitingDescriptors = waitingDescriptors;
+        this.spins = awaits ? SPINS : 0;
+    }
+
+    /** Without {@link #awaitTurn}'s wait. */
+    public SequencedInsertions(int size, AtomicInteger waitingDescriptors) {
+        this(size, waitingDescriptors, false);
     }
 
     @Override
@@ -68,6 +90,21 @@ public final class SequencedInsertions implements InsertionOrder {
     @Override
     public boolean inTurn(int index) {
         return next == index;
+    }
+
+    @Override
+    public boolean awaitTurn(int index) {
+        int behind = index - next;
+        if (behind <= 0 || behind > NEAR) {
+            return behind == 0;
+        }
+        for (int k = spins; k > 0; k--) {
+            Thread.onSpinWait();
+            if (next == index) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

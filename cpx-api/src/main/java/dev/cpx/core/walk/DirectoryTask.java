@@ -34,6 +34,7 @@ import java.nio.file.SecureDirectoryStream;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -240,8 +241,8 @@ final class DirectoryTask extends Task {
         }
     }
 
-    /** Entries taken at a time by a worker copying an open directory's entries (see {@link Listing}). */
-    static final int CHUNK = 64;
+    /** A directory of more entries than this is shared by the workers (see {@link Listing}). */
+    static final int SHARED_ABOVE = 64;
 
     /**
      * The hot path of a plain {@code cp -r}: this directory's copy was just made, so nothing can be in
@@ -253,8 +254,9 @@ final class DirectoryTask extends Task {
      * open copy and named there in its turn. Anything else (a directory, link, special file, a file
      * of {@link Dispatch#NAMED_OUT_OF_TURN} or more, a file that changed since it was listed) is looked
      * at ({@code fstatat}) and handed on as by the path-based walk. A directory of more than
-     * {@link #CHUNK} entries is shared: idle workers help, each taking the next {@link #CHUNK}
-     * entries in order, so at most one chunk per worker waits for its turn to be named.
+     * {@link #SHARED_ABOVE} entries is shared: idle workers help, each taking the next entry in
+     * order; a file made in a staged tree under its own name gives up its turn once made, before its
+     * data is written, so that the workers' files are made in turn and seldom wait.
      */
     private void copyOpen(DirectoryPair dirs, Placement placement) {
         DirectoryEntries list = new DirectoryEntries();
@@ -266,19 +268,19 @@ final class DirectoryTask extends Task {
             return;
         }
         Listing listing = new Listing(dirs, list, placement);
-        int chunks = (listing.sorted.length + CHUNK - 1) / CHUNK;
-        if (!listing.towardsCopy && chunks > 1 && !dispatch.inOrder(placement)) {
+        int shares = (listing.sorted.length + SHARED_ABOVE - 1) / SHARED_ABOVE;
+        if (!listing.towardsCopy && shares > 1 && !dispatch.inOrder(placement)) {
             // (Towards the copy, entries after the copy are left out: one worker, in order.)
-            int helpers = Math.min(chunks - 1, getPool().getParallelism() - 1);
+            int helpers = Math.min(shares - 1, getPool().getParallelism() - 1);
             for (int h = 0; h < helpers && ForkJoinTask.getSurplusQueuedTaskCount() < 2; h++) {
                 dirs.retain();
                 spawn(new Helper(listing));
             }
         }
-        listing.copyChunks();
+        listing.copyEntries();
     }
 
-    /** A directory's listing being copied: its entries in inode order, each chunk of them taken once. */
+    /** A directory's listing being copied: its entries in inode order, each taken once. */
     private final class Listing {
         final DirectoryPair dirs;
         final DirectoryEntries list;
@@ -290,7 +292,7 @@ final class DirectoryTask extends Task {
         final int fromBytes = PathBytes.of(from).length;
         final int intoBytes = PathBytes.of(into).length;
         final boolean towardsCopy = operand.leadsToCopy(directory.stat());
-        final AtomicInteger nextChunk = new AtomicInteger();
+        final AtomicInteger nextEntry = new AtomicInteger();
         final Placement placement;
         /** Only with {@link #towardsCopy} (one worker): the copy was met, what follows is left. */
         boolean stop;
@@ -300,17 +302,20 @@ final class DirectoryTask extends Task {
             this.list = list;
             this.placement = placement;
             this.sorted = list.byInode();
-            this.order = dispatch.orderFor(sorted.length);
+            ForkJoinPool pool = getPool(); // (none where the run's own thread copies, as -j 1 may)
+            this.order = dispatch.orderFor(sorted.length, pool == null ? 1 : pool.getParallelism());
         }
 
-        /** Copies chunks of entries, each the next not taken yet, until none is left. */
-        void copyChunks() {
-            int c;
-            while ((c = nextChunk.getAndIncrement()) * CHUNK < sorted.length) {
-                int end = Math.min(sorted.length, (c + 1) * CHUNK);
-                for (int i = c * CHUNK; i < end; i++) {
-                    copyEntry(i);
-                }
+        /**
+         * Copies entries, each the next not taken yet, until none is left: one at a time, so that
+         * workers sharing the directory take neighbouring entries and each finds its turn to be
+         * named near ({@link InsertionOrder#awaitTurn}); in chunks, the files of one worker's chunk
+         * waited for the other's whole chunk.
+         */
+        void copyEntries() {
+            int i;
+            while ((i = nextEntry.getAndIncrement()) < sorted.length) {
+                copyEntry(i);
             }
         }
 
@@ -379,7 +384,7 @@ final class DirectoryTask extends Task {
         @Override
         protected void execute() {
             try {
-                listing.copyChunks();
+                listing.copyEntries();
             } finally {
                 listing.dirs.release();
             }

@@ -192,6 +192,16 @@ final class Dispatch {
     }
 
     /**
+     * {@link #orderFor(int)} of a directory {@code workers} share: a worker waits briefly for its
+     * turn ({@link InsertionOrder#awaitTurn}) where each has a CPU.
+     */
+    InsertionOrder orderFor(int size, int workers) {
+        return new SequencedInsertions(size, waitingDescriptors, workers <= CPUS);
+    }
+
+    private static final int CPUS = Runtime.getRuntime().availableProcessors();
+
+    /**
      * Copies the entry {@code e}.
      *
      * @param parent the task the work belongs to

@@ -48,7 +48,7 @@ public final class EntryList extends Task {
     }
 
     /** Files copied in one part at most, so that the workers share a large directory's. */
-    static final int BATCH = DirectoryTask.CHUNK;
+    static final int BATCH = DirectoryTask.SHARED_ABOVE;
 
     /**
      * The directories of a group: the source's, the copy's, whether that is in a staged tree, and

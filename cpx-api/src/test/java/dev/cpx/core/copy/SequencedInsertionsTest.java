@@ -1,6 +1,8 @@
 package dev.cpx.core.copy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -76,5 +78,67 @@ class SequencedInsertionsTest {
         }
         assertEquals(expected, named);
         assertEquals(true, order.inTurn(n), "every entry named or skipped");
+    }
+
+    /** {@code awaitTurn}: true at once in turn; false at once far from it; false after its wait when nothing comes. */
+    @Test
+    void awaitTurnWaitsOnlyForANearTurn() {
+        SequencedInsertions order = new SequencedInsertions(20, new AtomicInteger(), true);
+        assertTrue(order.awaitTurn(0));
+        assertFalse(order.awaitTurn(1 + SequencedInsertions.NEAR), "far from its turn: not waited for");
+        assertFalse(order.awaitTurn(1), "near, but entry 0 is never made: false after the wait");
+        order.skip(0);
+        assertTrue(order.awaitTurn(1));
+        assertFalse(order.inTurn(2));
+        assertFalse(new SequencedInsertions(4, new AtomicInteger()).awaitTurn(1), "without waiting");
+    }
+
+    /**
+     * Two threads taking the entries one at a time, as the workers sharing a directory do: an entry
+     * whose turn came while waiting ({@code awaitTurn}) is made at once and passes its turn; any other
+     * is inserted to be named in its turn. Every entry is named once, in index order, and most are
+     * made in their turn.
+     */
+    @Test
+    void entriesTakenInTurnAreMadeInIndexOrder() throws Exception {
+        int n = 20_000;
+        SequencedInsertions order = new SequencedInsertions(n, new AtomicInteger(), true);
+        List<Integer> named = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<String> wrong = java.util.Collections.synchronizedList(new ArrayList<>());
+        AtomicInteger taken = new AtomicInteger();
+        AtomicInteger madeInTurn = new AtomicInteger();
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 2; t++) {
+            Thread thread = new Thread(() -> {
+                for (int index = taken.getAndIncrement(); index < n; index = taken.getAndIncrement()) {
+                    int i = index;
+                    if (order.awaitTurn(i)) {
+                        named.add(i);
+                        madeInTurn.incrementAndGet();
+                        order.skip(i);
+                    } else {
+                        order.insert(i, () -> {
+                            if (!order.inTurn(i)) {
+                                wrong.add("named out of turn: " + i);
+                            }
+                            named.add(i);
+                        }, false);
+                    }
+                }
+            });
+            threads.add(thread);
+            thread.start();
+        }
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        assertEquals(0, wrong.size(), () -> wrong.subList(0, Math.min(5, wrong.size())).toString());
+        List<Integer> expected = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            expected.add(i);
+        }
+        assertEquals(expected, named);
+        assertTrue(order.inTurn(n), "every entry named or skipped");
+        assertTrue(madeInTurn.get() > 0, "some made in their turn");
     }
 }

@@ -102,7 +102,7 @@ class DescriptorWalkTest {
         assertEquals(Path.of("target"), Files.readSymbolicLink(dst.resolve("link")));
     }
 
-    /** With several workers, a directory of many entries is shared out in chunks (see DirectoryTask.CHUNK). */
+    /** With several workers, a directory of many entries is shared out (see DirectoryTask.SHARED_ABOVE). */
     @ParameterizedTest
     @ValueSource(ints = {1, 4})
     void aTreeOfManyEntriesIsTheSameAsCpMakesIt(int jobs) throws Exception {
