@@ -46,29 +46,17 @@ class SequencedInsertionsTest {
         List<Integer> named = java.util.Collections.synchronizedList(new ArrayList<>());
         List<String> wrong = java.util.Collections.synchronizedList(new ArrayList<>());
         AtomicInteger taken = new AtomicInteger();
-        List<Thread> threads = new ArrayList<>();
-        for (int t = 0; t < 4; t++) {
-            Thread thread = new Thread(() -> {
-                for (int k = taken.getAndIncrement(); k < n; k = taken.getAndIncrement()) {
-                    int index = shuffled.get(k);
-                    if (index % 7 == 3) {
-                        order.skip(index);
-                    } else {
-                        order.insert(index, () -> {
-                            if (!order.inTurn(index)) {
-                                wrong.add("named out of turn: " + index);
-                            }
-                            named.add(index);
-                        }, false); // (one holding a descriptor may go ahead of its turn when too many wait)
-                    }
+        inThreads(4, () -> {
+            for (int k = taken.getAndIncrement(); k < n; k = taken.getAndIncrement()) {
+                int index = shuffled.get(k);
+                if (index % 7 == 3) {
+                    order.skip(index);
+                } else {
+                    // (one holding a descriptor may go ahead of its turn when too many wait)
+                    order.insert(index, namingInTurn(order, index, named, wrong), false);
                 }
-            });
-            threads.add(thread);
-            thread.start();
-        }
-        for (Thread thread : threads) {
-            thread.join();
-        }
+            }
+        });
         assertEquals(0, wrong.size(), () -> wrong.subList(0, Math.min(5, wrong.size())).toString());
         List<Integer> expected = new ArrayList<>();
         for (int i = 0; i < n; i++) {
@@ -107,38 +95,43 @@ class SequencedInsertionsTest {
         List<String> wrong = java.util.Collections.synchronizedList(new ArrayList<>());
         AtomicInteger taken = new AtomicInteger();
         AtomicInteger madeInTurn = new AtomicInteger();
-        List<Thread> threads = new ArrayList<>();
-        for (int t = 0; t < 2; t++) {
-            Thread thread = new Thread(() -> {
-                for (int index = taken.getAndIncrement(); index < n; index = taken.getAndIncrement()) {
-                    int i = index;
-                    if (order.awaitTurn(i)) {
-                        named.add(i);
-                        madeInTurn.incrementAndGet();
-                        order.skip(i);
-                    } else {
-                        order.insert(i, () -> {
-                            if (!order.inTurn(i)) {
-                                wrong.add("named out of turn: " + i);
-                            }
-                            named.add(i);
-                        }, false);
-                    }
+        inThreads(2, () -> {
+            for (int i = taken.getAndIncrement(); i < n; i = taken.getAndIncrement()) {
+                if (order.awaitTurn(i)) {
+                    named.add(i);
+                    madeInTurn.incrementAndGet();
+                    order.skip(i);
+                } else {
+                    order.insert(i, namingInTurn(order, i, named, wrong), false);
                 }
-            });
+            }
+        });
+        assertEquals(0, wrong.size(), () -> wrong.subList(0, Math.min(5, wrong.size())).toString());
+        assertEquals(java.util.stream.IntStream.range(0, n).boxed().toList(), named);
+        assertTrue(order.inTurn(n), "every entry named or skipped");
+        assertTrue(madeInTurn.get() > 0, "some made in their turn");
+    }
+
+    /** A naming that records {@code index} in {@code named}, and in {@code wrong} when it runs out of its turn. */
+    private static Runnable namingInTurn(SequencedInsertions order, int index, List<Integer> named, List<String> wrong) {
+        return () -> {
+            if (!order.inTurn(index)) {
+                wrong.add("named out of turn: " + index);
+            }
+            named.add(index);
+        };
+    }
+
+    /** Runs {@code body} on {@code count} threads at once and waits for them. */
+    private static void inThreads(int count, Runnable body) throws InterruptedException {
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < count; t++) {
+            Thread thread = new Thread(body);
             threads.add(thread);
             thread.start();
         }
         for (Thread thread : threads) {
             thread.join();
         }
-        assertEquals(0, wrong.size(), () -> wrong.subList(0, Math.min(5, wrong.size())).toString());
-        List<Integer> expected = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            expected.add(i);
-        }
-        assertEquals(expected, named);
-        assertTrue(order.inTurn(n), "every entry named or skipped");
-        assertTrue(madeInTurn.get() > 0, "some made in their turn");
     }
 }
