@@ -46,7 +46,7 @@ public interface InsertionOrder {
     boolean inTurn(int index);
 
     /**
-     * {@link #inTurn}, after waiting a few microseconds where only entries just before {@code index}
+     * {@link #inTurn}, after waiting briefly (microseconds) where only entries just before {@code index}
      * are still to be made, by other workers taking the entries one after the other: their turns end
      * with a create, so a worker that waits that long makes its file under its own name instead of
      * unnamed and named later (twice the kernel's work, and on ext4 a journaled orphan list).

@@ -20,9 +20,9 @@ public final class SequencedInsertions implements InsertionOrder {
     /** How far behind its entry the turn may be for {@link #awaitTurn} to wait: a worker's turn per entry taken. */
     static final int NEAR = 8;
     /**
-     * How long {@link #awaitTurn} waits, in spins: a few microseconds, a little more than a create.
-     * On a directory of 100,000 files shared by two workers (tmpfs) 200 spins left 4% of the files
-     * to be named out of their turn, 400 2%, 100 29%.
+     * How long {@link #awaitTurn} waits at most, in spins ({@code Thread.onSpinWait}: tens of
+     * microseconds, a few creates). On a directory of 100,000 files shared by two workers (tmpfs)
+     * 200 spins left 4% of the files to be named out of their turn, 400 2%, 100 29%.
      */
     static final int SPINS = 1000;
 
