@@ -17,7 +17,11 @@ public final class SequencedInsertions implements InsertionOrder {
 
     private static final Runnable SKIP = () -> { };
 
-    /** How far behind its entry the turn may be for {@link #awaitTurn} to wait: a worker's turn per entry taken. */
+    /**
+     * How far ahead of the turn an entry may be for {@link #awaitTurn} to wait for it: workers taking
+     * the entries one after the other are about one entry apart each; further ahead, the turn is
+     * held up by something slower than a create.
+     */
     static final int NEAR = 8;
     /**
      * How long {@link #awaitTurn} waits at most, in spins ({@code Thread.onSpinWait}: tens of

@@ -43,6 +43,9 @@ final class Dispatch {
     /** Files this large are named when done rather than in their directory's order. */
     static final long NAMED_OUT_OF_TURN = 16L << 20;
 
+    /** The CPUs the run's workers share: where there are no more workers than these, each has one ({@link #orderFor(int, int)}). */
+    private static final int CPUS = Runtime.getRuntime().availableProcessors();
+
     private final RunContext context;
     private final FileCopier files;
     private final NonFiles nonFiles;
@@ -198,8 +201,6 @@ final class Dispatch {
     InsertionOrder orderFor(int size, int workers) {
         return new SequencedInsertions(size, waitingDescriptors, workers <= CPUS);
     }
-
-    private static final int CPUS = Runtime.getRuntime().availableProcessors();
 
     /**
      * Copies the entry {@code e}.
