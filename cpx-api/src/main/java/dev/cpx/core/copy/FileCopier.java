@@ -506,8 +506,15 @@ public final class FileCopier {
             } else if (file == null) {
                 // A file copied in ranges at once may have gaps until its end: never made under its final name.
                 boolean inRanges = context.options().rangeSize() > 0 && st.size() >= 2 * context.options().rangeSize();
+                // Nothing waits for this file's outcome in its turn: a file made under its own name
+                // passes the turn on at once, while its data is written, as copiedPlainly's does.
+                boolean passesTurn = named == UNHEARD && !context.outcomes().hearsEveryCopy() && !destinations.recordsMade(e);
                 file = newFiles.create(at, inRanges ? null : place, CreationModes.of(st, context.options()) | extra, resumable,
-                        !inRanges && e.placement() == Placement.STAGED_PARENT, naming);
+                        !inRanges && e.placement() == Placement.STAGED_PARENT, naming, passesTurn);
+                if (passesTurn && file.madeInTurn()) {
+                    naming.skip();
+                    naming = Naming.IMMEDIATE;
+                }
             }
             data = in == null ? DataResult.copied(0)
                     : transfer(in, file.channel(), e, file.resumedAt(), context.cancellation().progress(), false);

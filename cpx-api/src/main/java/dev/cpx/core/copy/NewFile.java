@@ -26,26 +26,28 @@ final class NewFile {
     private final Place place;
     /** What the kernel gave the file where it was made in an open directory this run made ({@link NewEntries}); else null. */
     private final NewEntries madeAs;
+    /** Made under its own name in its directory's turn ({@link NewFiles#create}): the turn is this file's no longer. */
+    private final boolean madeInTurn;
     /** {@link #place}'s directories released already: {@link #abandon} after a failed {@link #publish} releases nothing more. */
     private boolean released;
 
     NewFile(Effects effects, FileChannel channel, Path temp, long resumedAt, boolean atFinalName) {
-        this(effects, channel, temp, resumedAt, atFinalName, null, null);
+        this(effects, channel, temp, resumedAt, atFinalName, null, null, false);
     }
 
-    /** A file made under its final name {@code target} in {@code place}'s open directory (a staged tree's). */
+    /** A file made under its final name {@code target} in {@code place}'s open directory (a staged tree's), in its turn. */
     NewFile(Effects effects, FileChannel channel, Path target, Place place) {
-        this(effects, channel, target, 0, true, null, place.directories().newEntries());
+        this(effects, channel, target, 0, true, null, place.directories().newEntries(), true);
     }
 
     /** An unnamed file in {@code place}'s open directory (which it retains), named there by {@link #publish}. */
     NewFile(Effects effects, FileChannel channel, Place place) {
-        this(effects, channel, null, 0, false, place, place.directories().newEntries());
+        this(effects, channel, null, 0, false, place, place.directories().newEntries(), false);
         place.directories().retain();
     }
 
     private NewFile(Effects effects, FileChannel channel, Path temp, long resumedAt, boolean atFinalName, Place place,
-            NewEntries madeAs) {
+            NewEntries madeAs, boolean madeInTurn) {
         this.effects = effects;
         this.channel = channel;
         this.temp = temp;
@@ -53,6 +55,7 @@ final class NewFile {
         this.atFinalName = atFinalName;
         this.place = place;
         this.madeAs = madeAs;
+        this.madeInTurn = madeInTurn;
     }
 
     /** What the kernel gave the file as it made it ({@link NewEntries}), where known; else null. */
@@ -68,6 +71,14 @@ final class NewFile {
     /** Whether the file is under its final name already (in a staged tree, or a FIFO's copy). */
     boolean atFinalName() {
         return atFinalName;
+    }
+
+    /**
+     * Whether the file was made under its own name in its directory's turn (in a staged tree): its
+     * name is made, in order, and nothing is left to do in that turn.
+     */
+    boolean madeInTurn() {
+        return madeInTurn;
     }
 
     /** Whether the file has a temporary name (and no open descriptor is needed to publish it). */

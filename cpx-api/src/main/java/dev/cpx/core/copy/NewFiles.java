@@ -45,12 +45,17 @@ final class NewFiles {
      * under its own name when that is in {@code naming}'s turn, else unnamed and named in its turn, as
      * in a directory that existed: so the copy's entries are made in the order GNU cp makes them even
      * when workers share a large directory (on ext4 a directory's size depends on that order).
+     * {@code passesTurn}: the caller passes the turn on as soon as such a file is made ({@link
+     * NewFile#madeInTurn}), so a turn a few entries away is waited for briefly ({@link Naming#awaitTurn});
+     * else the turn is held until the file is complete, and is not waited for.
      */
-    NewFile create(Path target, Place place, int mode, boolean resumable, boolean staged, Naming naming) throws IOException {
+    NewFile create(Path target, Place place, int mode, boolean resumable, boolean staged, Naming naming, boolean passesTurn)
+            throws IOException {
         if (!resumable && staged && place == null) {
             return new NewFile(effects, effects.open(target, CREATE_STAGED, mode), target, 0, true);
         }
-        if (!resumable && place != null && place.directories().staged() && naming.inTurn()) {
+        if (!resumable && place != null && place.directories().staged()
+                && (passesTurn ? naming.awaitTurn() : naming.inTurn())) {
             // Nothing in a staged tree is seen under its final path before the tree is complete: one
             // exclusive create under its own name, no naming after.
             return new NewFile(effects, effects.createFileAt(place.directories(), place.name(), mode & 0777), target, place);
