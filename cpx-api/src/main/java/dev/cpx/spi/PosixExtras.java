@@ -110,4 +110,16 @@ public interface PosixExtras {
     default Optional<Descriptors> descriptors() {
         return Optional.empty();
     }
+
+    /**
+     * Gives {@code SIGQUIT} (Ctrl-\ at a terminal) its default action: it ends the process, as it ends GNU cp,
+     * where the JVM would print its threads' stacks on standard output and go on. Nothing is left
+     * half-written under a final name that a {@code SIGKILL} would not leave. Returns false where it
+     * cannot be done (the JVM's handling then stays).
+     *
+     * @since 0.2.0
+     */
+    default boolean quitByDefault() {
+        return false;
+    }
 }

@@ -5,6 +5,7 @@ import dev.cpx.api.Cpx;
 import dev.cpx.api.EngineRegistry;
 import dev.cpx.api.ShellQuote;
 import dev.cpx.spi.CopyEngine;
+import dev.cpx.spi.PosixExtras;
 import dev.cpx.spi.support.PathBytes;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -125,6 +126,10 @@ public final class CpxCommand implements Callable<Integer>, Specs.Target {
                 throw config.refused("engine", e.getMessage());
             }
             throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        if (!Main.debugRequested()) {
+            // Ctrl-\ ends the copy as it ends GNU cp, where the JVM would print its threads and go on.
+            registry.extras().ifPresent(PosixExtras::quitByDefault);
         }
         if (cluster.requested()) {
             return new ClusterSession(this, cluster, output).run(Cpx.create(registry), options, ops.sources, ops.destination);

@@ -135,6 +135,42 @@ class InterruptTest {
         }
     }
 
+    /**
+     * Ctrl-\ (SIGQUIT) ends the copy as it ends GNU cp: at once, by the signal, with nothing on
+     * standard output (the JVM would print its threads' stacks there and go on copying), and nothing
+     * half-written left.
+     */
+    @ParameterizedTest(name = "engine={0}")
+    @ValueSource(strings = {"native", "nio"})
+    void ctrlBackslashEndsTheCopyAsItEndsCp(String engine) throws Exception {
+        Path fifo = dir.resolve("fifo");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start().waitFor());
+        Process cp = new ProcessBuilder("/usr/bin/env", "--default-signal=QUIT", "/usr/bin/cp", "fifo", "by-cp")
+                .directory(dir.toFile()).redirectErrorStream(true).start();
+        awaitBlockedOnFifo(cp.pid());
+        assertEquals(0, new ProcessBuilder("kill", "-QUIT", Long.toString(cp.pid())).inheritIO().start().waitFor());
+        assertTrue(cp.waitFor(10, java.util.concurrent.TimeUnit.SECONDS), "GNU cp ends");
+        String cpOutput = new String(cp.getInputStream().readAllBytes());
+        assertEquals(128 + 3, cp.exitValue(), "GNU cp is ended by SIGQUIT: " + cpOutput);
+        try (Running cpx = Running.start(dir, List.of(), Map.of(), false, "--engine=" + engine, "fifo", "out")) {
+            cpx.awaitWhileRunning("the copy to block on the FIFO", () -> blockedOnFifo(cpx.pid()));
+            cpx.signal("QUIT");
+            Cli.Result r = cpx.awaitEnd(10);
+            assertNotNull(r, "SIGQUIT ends cpx at once");
+            assertEquals(cp.exitValue(), r.exit(), r::toString);
+            assertEquals(cpOutput, r.out() + r.err(), "no thread dump, no message: as GNU cp");
+            assertFalse(Files.exists(dir.resolve("out")));
+            assertFalse(Files.exists(dir.resolve("by-cp")));
+        }
+    }
+
+    private static void awaitBlockedOnFifo(long pid) throws IOException, InterruptedException {
+        for (int i = 0; i < 1000 && !blockedOnFifo(pid); i++) {
+            Thread.sleep(10);
+        }
+        assertTrue(blockedOnFifo(pid), "blocked opening the FIFO");
+    }
+
     /** Regular files under {@code root} with their final names (not {@code .NAME.cpx-part}). */
     private static long completeFiles(Path root) throws IOException {
         if (!Files.isDirectory(root)) {

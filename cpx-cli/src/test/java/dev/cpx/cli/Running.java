@@ -36,7 +36,7 @@ final class Running implements AutoCloseable {
      */
     static Running start(Path dir, List<String> jvm, Map<String, String> env, boolean merged, String... args)
             throws IOException {
-        List<String> cmd = new ArrayList<>(List.of("/usr/bin/env", "--default-signal=HUP,INT,TERM"));
+        List<String> cmd = new ArrayList<>(List.of("/usr/bin/env", "--default-signal=HUP,INT,QUIT,TERM"));
         List<String> java = Cli.javaCommand("cpx");
         cmd.add(java.get(0));
         cmd.addAll(jvm);

@@ -25,6 +25,7 @@ final class LibC {
     private static final MethodHandle IOCTL = Linking.downcall("ioctl");
     private static final MethodHandle STATX = Linking.downcall("statx");
     private static final MethodHandle STATFS = Linking.downcall("statfs");
+    private static final MethodHandle SIGNAL = Linking.downcall("signal");
 
     // Descriptors
     private static final MethodHandle OPENAT = Linking.downcall("openat");
@@ -212,6 +213,14 @@ final class LibC {
     }
 
     /** {@code statfs(2)} into {@code buf} ({@code struct statfs}, 120 bytes on 64-bit Linux, {@code f_type} first). */
+    static long signal(Scratch s, int signum, long handler) {
+        try {
+            return (long) SIGNAL.invokeExact(s.state, (long) signum, handler, 0L, 0L, 0L, 0L);
+        } catch (Throwable e) {
+            throw Linking.unexpected(e);
+        }
+    }
+
     static int statfs(Scratch s, long path, long buf) {
         try {
             return (int) (long) STATFS.invokeExact(s.state, path, buf, 0L, 0L, 0L, 0L);

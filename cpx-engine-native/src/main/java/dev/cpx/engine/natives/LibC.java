@@ -48,6 +48,9 @@ final class LibC {
 
     static native long lseek(int fd, long offset, int whence);
 
+    /** {@code signal(2)}: {@code handler} a {@code sighandler_t} ({@code SIG_DFL} is 0); the previous one, or -1 ({@code SIG_ERR}). */
+    static native long signal(int signum, long handler);
+
     static native int ftruncate(int fd, long length);
 
     /** {@code ioctl} with one integer argument, as {@code FICLONE} takes. */

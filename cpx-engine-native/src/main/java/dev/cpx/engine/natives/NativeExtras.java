@@ -7,6 +7,7 @@ import dev.cpx.spi.support.Errno;
 import dev.cpx.spi.support.Fcntl;
 import dev.cpx.spi.support.FileDescriptors;
 import dev.cpx.spi.support.PathBytes;
+import dev.cpx.spi.support.Signals;
 import dev.cpx.spi.support.Timespecs;
 import dev.cpx.spi.support.Xattrs;
 import java.io.IOException;
@@ -104,6 +105,11 @@ public final class NativeExtras implements PosixExtras {
     @Override
     public OptionalLong allocatedBytes(FileChannel file) {
         return NativeKernelCalls.INSTANCE.allocatedBytes(file);
+    }
+
+    @Override
+    public boolean quitByDefault() {
+        return LibC.signal(Signals.SIGQUIT, Signals.SIG_DFL) != -1;
     }
 
     @Override
