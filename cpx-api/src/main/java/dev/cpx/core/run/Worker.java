@@ -1,7 +1,7 @@
 package dev.cpx.core.run;
 
-import dev.cpx.spi.support.PerThread;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.Semaphore;
 
 /**
@@ -9,7 +9,7 @@ import java.util.concurrent.Semaphore;
  * all the workers it may have, but each worker waits for its turn to start ({@code admitted}) before
  * it takes any task: {@code jobs} start at once, the others only once workers wait on the disk.
  */
-final class Worker extends PerThread.Holder {
+final class Worker extends ForkJoinWorkerThread {
 
     private final DiskWaits waits;
     private final Semaphore admitted;
