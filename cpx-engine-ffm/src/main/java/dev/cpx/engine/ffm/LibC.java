@@ -212,7 +212,7 @@ final class LibC {
         }
     }
 
-    /** {@code statfs(2)} into {@code buf} ({@code struct statfs}, 120 bytes on 64-bit Linux, {@code f_type} first). */
+    /** {@code signal(2)}: {@code handler} a {@code sighandler_t} ({@code SIG_DFL} is 0); the previous one, or -1 ({@code SIG_ERR}). */
     static long signal(Scratch s, int signum, long handler) {
         try {
             return (long) SIGNAL.invokeExact(s.state, (long) signum, handler, 0L, 0L, 0L, 0L);
@@ -221,6 +221,7 @@ final class LibC {
         }
     }
 
+    /** {@code statfs(2)} into {@code buf} ({@code struct statfs}, 120 bytes on 64-bit Linux, {@code f_type} first). */
     static int statfs(Scratch s, long path, long buf) {
         try {
             return (int) (long) STATFS.invokeExact(s.state, path, buf, 0L, 0L, 0L, 0L);
