@@ -8,9 +8,12 @@
 # turn: Dispatch.NAMED_OUT_OF_TURN; a hole but for its last byte), each a path of a tree's copy, so
 # that their classes and lambdas are in the archive (the jars alone left the others to be made at
 # every run: a tree's first link loaded three classes from the jar and spun six lambdas and method
-# handles; a 1,000-file tree with one link 4.9 +- 2.3 ms faster, one without the same).
+# handles; a 1,000-file tree with one link 4.9 +- 2.3 ms faster, one without the same). The system's
+# cp (`command -p`: the default PATH), never the `cp` of the user's PATH: where that is cpx itself
+# (linked as cp), the checkout's launcher, its sources changed, ran this build again from inside it,
+# without end.
 cpx_training_tree() {
-  mkdir -p "$1/d" && : > "$1/d/empty" && printf 'x\n' > "$1/d/small" && cp -R "$2" "$1/lib" \
+  mkdir -p "$1/d" && : > "$1/d/empty" && printf 'x\n' > "$1/d/small" && command -p cp -R "$2" "$1/lib" \
     && ln -s small "$1/d/link" && truncate -s 16777216 "$1/d/large" && printf 'x' >> "$1/d/large"
 }
 

@@ -51,6 +51,27 @@ class ClassDataSharingIT {
         return env;
     }
 
+    /**
+     * The training tree (install's, the checkout launcher's and the fallback archive's) is made with
+     * the system's cp, never the {@code cp} of the PATH: where that is cpx itself (linked as cp), the
+     * checkout's launcher, its sources changed, ran its build again from inside the build, without end.
+     */
+    @Test
+    void theTrainingTreeIsCopiedWithTheSystemsCpNotTheCpOfThePath() throws Exception {
+        Path lib = cpx.getParent().getParent().resolve("lib");
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        Path called = dir.resolve("path-cp-called");
+        Files.writeString(bin.resolve("cp"), "#!/bin/sh\ntouch '" + called + "'\nexit 1\n");
+        assertTrue(bin.resolve("cp").toFile().setExecutable(true));
+        Dist.Result r = Dist.run(dir, Map.of("PATH", bin + ":/usr/bin:/bin"), "bash", "-c",
+                ". \"$1/cpx-archive.sh\" && cpx_training_tree \"$2\" \"$1\"", "bash", lib.toString(), dir.resolve("train").toString());
+        assertEquals(0, r.exit(), r::toString);
+        assertTrue(Files.notExists(called), "the cp of the PATH was run");
+        assertTrue(Files.isRegularFile(dir.resolve("train/lib/cpx-archive.sh")), "lib/ copied");
+        assertTrue(Files.isDirectory(dir.resolve("train/lib/native")), "with its folders");
+        assertTrue(Files.isRegularFile(dir.resolve("train/d/large")) && Files.size(dir.resolve("train/d/large")) == (16 << 20) + 1);
+    }
+
     @Test
     void anArchiveIsMadeOnTheFirstRunAndNothingOfItIsSeen() throws Exception {
         Path jdk = jdk(19).orElse(null);
