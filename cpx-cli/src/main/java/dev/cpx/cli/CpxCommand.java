@@ -100,6 +100,11 @@ public final class CpxCommand implements Callable<Integer>, Specs.Target {
             listEngines(registry, out);
             return 0;
         }
+        if (!Main.debugRequested()) {
+            // Ctrl-\ ends the copy (a cluster node's work too) as it ends GNU cp, where the JVM would
+            // print its threads and go on.
+            registry.extras().ifPresent(PosixExtras::quitByDefault);
+        }
         if (cluster.requested() && cluster.plan == null) {
             return new ClusterSession(this, cluster, output).run(Cpx.create(registry), null, List.of(), null);
         }
@@ -126,10 +131,6 @@ public final class CpxCommand implements Callable<Integer>, Specs.Target {
                 throw config.refused("engine", e.getMessage());
             }
             throw new ParameterException(spec.commandLine(), e.getMessage());
-        }
-        if (!Main.debugRequested()) {
-            // Ctrl-\ ends the copy as it ends GNU cp, where the JVM would print its threads and go on.
-            registry.extras().ifPresent(PosixExtras::quitByDefault);
         }
         if (cluster.requested()) {
             return new ClusterSession(this, cluster, output).run(Cpx.create(registry), options, ops.sources, ops.destination);
