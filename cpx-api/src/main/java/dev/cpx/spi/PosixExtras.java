@@ -113,9 +113,9 @@ public interface PosixExtras {
 
     /**
      * Gives {@code SIGQUIT} (Ctrl-\ at a terminal) its default action: it ends the process, as it
-     * ends GNU cp, where the JVM would print its threads' stacks on standard output and go on. Nothing is left
-     * half-written under a final name that a {@code SIGKILL} would not leave. Returns false where it
-     * cannot be done (the JVM's handling then stays).
+     * ends GNU cp, where the JVM would print its threads' stacks on standard output and go on.
+     * Nothing is left half-written under a final name that a {@code SIGKILL} would not leave. Returns
+     * false where it cannot be done (the JVM's handling then stays).
      *
      * @since 0.2.0
      */
