@@ -41,9 +41,10 @@ public final class SequencedInsertions implements InsertionOrder {
     private boolean draining;
 
     /**
-     * @param awaits whether {@link #awaitTurn} may wait: only where every worker has a CPU of its own
-     *     (tmpfs: one per CPU); with more workers than CPUs, the one whose turn it is may be the one
-     *     kept waiting for a CPU by a spinning worker.
+     * @param awaits whether {@link #awaitTurn} may wait: only where every worker sharing the directory
+     *     has a CPU of its own (tmpfs: one worker per CPU; elsewhere as many share it as there are
+     *     CPUs until the run waits on the disk); with more workers than CPUs, the one whose turn it is
+     *     may be the one kept waiting for a CPU by a spinning worker.
      */
     public SequencedInsertions(int size, AtomicInteger waitingDescriptors, boolean awaits) {
         this.waiting = new Runnable[size];

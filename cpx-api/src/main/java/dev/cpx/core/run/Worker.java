@@ -21,6 +21,11 @@ final class Worker extends ForkJoinWorkerThread {
         this.admitted = admitted;
     }
 
+    /** Whether this worker's pool may still grow and has not grown yet. */
+    boolean mayGrow() {
+        return waits != null && waits.added() == 0;
+    }
+
     @Override
     protected void onStart() {
         super.onStart();

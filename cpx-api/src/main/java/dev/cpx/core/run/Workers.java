@@ -46,6 +46,20 @@ public final class Workers implements AutoCloseable {
         return waits == null ? jobs : jobs + waits.added();
     }
 
+    /**
+     * How many workers may share one directory's entries now, asked by a worker of a run: as many as
+     * there are CPUs while its pool may grow and has not yet ({@link DiskWaits} has seen no worker
+     * wait on the disk), else any number. Workers beyond the CPUs sharing a directory whose files
+     * come from the page cache make most of them out of their turn (unnamed, then linked: on a
+     * journaled ext4 twice a create's kernel work); where the copy waits on the disk, more reads in
+     * flight are worth more than the order.
+     */
+    public static int sharing() {
+        return Thread.currentThread() instanceof Worker w && w.mayGrow() ? CPUS : Integer.MAX_VALUE;
+    }
+
+    private static final int CPUS = Runtime.getRuntime().availableProcessors();
+
     /** Ends the threads once they have nothing left to do. */
     @Override
     public void close() {

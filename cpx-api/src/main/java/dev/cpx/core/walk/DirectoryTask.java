@@ -22,6 +22,7 @@ import dev.cpx.spi.DirectoryEntries;
 import dev.cpx.core.fs.Stat;
 import dev.cpx.core.run.RunContext;
 import dev.cpx.core.run.Task;
+import dev.cpx.core.run.Workers;
 import dev.cpx.core.finish.Xattrs;
 import dev.cpx.spi.support.Errno;
 import dev.cpx.spi.support.PathBytes;
@@ -255,7 +256,8 @@ final class DirectoryTask extends Task {
      * of {@link Dispatch#NAMED_OUT_OF_TURN} or more, a file that changed since it was listed) is looked
      * at ({@code fstatat}) and handed on as by the path-based walk. A directory of more than
      * {@link #SHARED_ABOVE} entries is shared: idle workers help, each taking the next entry in
-     * order; a file made in a staged tree under its own name gives up its turn once made, before its
+     * order, as many as there are CPUs until the run waits on the disk ({@link Workers#sharing}),
+     * the others from then on; a file made in a staged tree under its own name gives up its turn once made, before its
      * data is written, so that the workers' files are made in turn and seldom wait.
      */
     private void copyOpen(DirectoryPair dirs, Placement placement) {
@@ -267,12 +269,15 @@ final class DirectoryTask extends Task {
                     Diagnostic.of("cannot read directory {0}", directory.source(), Diagnostic.reasonOf(e)));
             return;
         }
-        Listing listing = new Listing(dirs, list, placement);
+        int sharing = Workers.sharing();
+        Listing listing = new Listing(dirs, list, placement, sharing);
         int shares = (listing.sorted.length + SHARED_ABOVE - 1) / SHARED_ABOVE;
         if (!listing.towardsCopy && shares > 1 && !dispatch.inOrder(placement)) {
             // (Towards the copy, entries after the copy are left out: one worker, in order.)
             int helpers = Math.min(shares - 1, getPool().getParallelism() - 1);
-            for (int h = 0; h < helpers && ForkJoinTask.getSurplusQueuedTaskCount() < 2; h++) {
+            int now = Math.min(helpers, sharing - 1);
+            listing.later.set(helpers - now);
+            for (int h = 0; h < now && ForkJoinTask.getSurplusQueuedTaskCount() < 2; h++) {
                 dirs.retain();
                 spawn(new Helper(listing));
             }
@@ -296,14 +301,16 @@ final class DirectoryTask extends Task {
         final Placement placement;
         /** Only with {@link #towardsCopy} (one worker): the copy was met, what follows is left. */
         boolean stop;
+        /** Helpers not started yet: they join once the run waits on the disk ({@link Workers#sharing}). */
+        final AtomicInteger later = new AtomicInteger();
 
-        Listing(DirectoryPair dirs, DirectoryEntries list, Placement placement) {
+        Listing(DirectoryPair dirs, DirectoryEntries list, Placement placement, int sharing) {
             this.dirs = dirs;
             this.list = list;
             this.placement = placement;
             this.sorted = list.byInode();
             ForkJoinPool pool = getPool(); // (none where the run's own thread copies, as -j 1 may)
-            this.order = dispatch.orderFor(sorted.length, pool == null ? 1 : pool.getParallelism());
+            this.order = dispatch.orderFor(sorted.length, pool == null ? 1 : Math.min(sharing, pool.getParallelism()));
         }
 
         /**
@@ -316,6 +323,12 @@ final class DirectoryTask extends Task {
             int i;
             while ((i = nextEntry.getAndIncrement()) < sorted.length) {
                 copyEntry(i);
+                if ((i & (SHARED_ABOVE - 1)) == 0 && later.get() > 0 && Workers.sharing() == Integer.MAX_VALUE) {
+                    for (int h = later.getAndSet(0); h > 0; h--) {
+                        dirs.retain();
+                        spawn(new Helper(this));
+                    }
+                }
             }
         }
 
