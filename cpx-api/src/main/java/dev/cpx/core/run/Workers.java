@@ -13,6 +13,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class Workers implements AutoCloseable {
 
+    private static final int CPUS = Runtime.getRuntime().availableProcessors();
+
     final ForkJoinPool pool;
     private final int jobs;
     /** Null when there are exactly {@code jobs} workers. */
@@ -57,8 +59,6 @@ public final class Workers implements AutoCloseable {
     public static int sharing() {
         return Thread.currentThread() instanceof Worker w && w.mayGrow() ? CPUS : Integer.MAX_VALUE;
     }
-
-    private static final int CPUS = Runtime.getRuntime().availableProcessors();
 
     /** Ends the threads once they have nothing left to do. */
     @Override
