@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.cpx.testing.LoopFileSystem;
 import dev.cpx.testing.Unprivileged;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -30,21 +30,6 @@ class DiskWaitsTest {
 
     @TempDir
     Path tmp;
-
-    /** Runs a system tool (found in the sbin directories too), its output kept for a failure's message. */
-    private static int run(String... command) throws Exception {
-        for (String dir : List.of("/usr/sbin/", "/sbin/", "/usr/bin/", "/bin/")) {
-            if (Files.isExecutable(Path.of(dir + command[0]))) {
-                command[0] = dir + command[0];
-                break;
-            }
-        }
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        output = new String(p.getInputStream().readAllBytes());
-        return p.waitFor();
-    }
-
-    private static String output = "";
 
     /** Workers as a run's pool starts them: each waits for admission, then works (here: {@code work}). */
     private static List<Thread> workers(DiskWaits waits, Semaphore admitted, int n, AtomicInteger started,
@@ -75,13 +60,8 @@ class DiskWaitsTest {
     @Test
     void workersWaitingOnAFrozenDiskLetMoreStartAndBusyOnesDoNot() throws Exception {
         assumeTrue(Unprivileged.isRoot(), "mounting and freezing a file system needs root");
-        Path image = tmp.resolve("disk.img");
-        Path mnt = Files.createDirectory(tmp.resolve("mnt"));
-        try (FileChannel c = FileChannel.open(image, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            c.write(ByteBuffer.allocate(1), (32 << 20) - 1); // sparse, 32 MiB
-        }
-        assumeTrue(run("mkfs.ext4", "-q", "-F", image.toString()) == 0, "mkfs.ext4 failed: " + output);
-        assumeTrue(run("mount", "-o", "loop", image.toString(), mnt.toString()) == 0, "cannot mount a loop device here: " + output);
+        LoopFileSystem disk = LoopFileSystem.ext4(tmp, "disk", "");
+        Path mnt = disk.root();
         CountDownLatch release = new CountDownLatch(1);
         List<Thread> all = new ArrayList<>();
         try {
@@ -97,7 +77,7 @@ class DiskWaitsTest {
             busy.stop();
 
             // Workers waiting on the frozen disk: the others are admitted, one per core at a time.
-            assertEquals(0, run("fsfreeze", "-f", mnt.toString()), output);
+            disk.freeze();
             DiskWaits waits = new DiskWaits(4);
             Semaphore admitted = waits.admitted(2);
             AtomicInteger started = new AtomicInteger();
@@ -112,12 +92,12 @@ class DiskWaitsTest {
             assertEquals(6, started.get(), "workers admitted while the others wait on the disk");
             waits.stop();
         } finally {
-            run("fsfreeze", "-u", mnt.toString());
+            disk.thaw();
             release.countDown();
             for (Thread t : all) {
                 t.join(10_000);
             }
-            run("umount", mnt.toString());
+            disk.close();
         }
         assertTrue(Files.notExists(mnt.resolve("d1")), "unmounted");
     }

@@ -12,12 +12,10 @@ import dev.cpx.api.EngineRegistry;
 import dev.cpx.spi.Availability;
 import dev.cpx.spi.CopyEngine;
 import dev.cpx.spi.CopyRequest;
+import dev.cpx.testing.LoopFileSystem;
 import dev.cpx.testing.Trees;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.StandardOpenOption;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
@@ -194,101 +192,62 @@ class DescriptorWalkTest {
     @Timeout(120)
     void aSharedDirectoryTakesMoreWorkersThanCpusOnlyOnceTheRunWaitsOnTheDisk(boolean diskWait) throws Exception {
         assumeTrue(dev.cpx.testing.Unprivileged.isRoot(), "mounting and freezing file systems needs root");
-        Path source = mount("source");
-        Path frozen = diskWait ? mount("frozen") : null;
-        Path here = Files.createTempDirectory(Path.of("/dev/shm"), "cpx-sharing-");
-        AtomicBoolean thawed = new AtomicBoolean(!diskWait);
-        try {
-            Path wide = Files.createDirectories(source.resolve("src/wide"));
-            for (int i = 0; i < 1500; i++) {
-                Files.write(wide.resolve("entry-number-" + i + ".txt"), Trees.randomBytes(i % 50 + 1, i));
-            }
-            Path expected = here.resolve("by-cp");
-            assertEquals(0, new ProcessBuilder("cp", "-r", source.resolve("src").toString(), expected.toString())
-                    .inheritIO().start().waitFor());
-            int cpus = Runtime.getRuntime().availableProcessors();
-            Set<Thread> copiers = ConcurrentHashMap.newKeySet();
-            if (diskWait) {
-                assertEquals(0, tool("fsfreeze", "-f", frozen.toString()));
-                Thread thaw = new Thread(() -> {
-                    long deadline = System.nanoTime() + 20_000_000_000L;
-                    while (copiers.size() <= cpus && System.nanoTime() < deadline) {
-                        LockSupport.parkNanos(5_000_000);
-                    }
-                    thaw(frozen, thawed);
-                });
-                thaw.setDaemon(true);
-                thaw.start();
-            }
-            CopyEngine engine = engine(() -> {
-                if (diskWait) {
-                    try {
-                        Files.createDirectory(frozen.resolve("waits-until-thawed"));
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                    }
-                }
-            }, () -> {
-                copiers.add(Thread.currentThread());
-                LockSupport.parkNanos(1_000_000);
-            });
-            int jobs = cpus + 2;
-            CopySummary s = Cpx.create(EngineRegistry.of(List.of(engine), EngineRegistry.discoverExtras()))
-                    .copy(List.of(source.resolve("src")), here.resolve("dst"), CopyOptions.builder().engine("native")
-                            .recursive(true).jobs(jobs).maxJobs(jobs + 2 * cpus).build(), CopyListener.NONE);
-            assertEquals(0, s.failed());
-            Trees.assertSameTree(expected, here.resolve("dst"), Trees.Detail.MODE);
-            assertEquals(inReadingOrder(expected.resolve("wide")), inReadingOrder(here.resolve("dst/wide")));
-            if (diskWait) {
-                assertTrue(copiers.size() > cpus, copiers.size() + " workers copied while one waited on the disk, "
-                        + cpus + " CPUs");
-            } else {
-                assertTrue(copiers.size() <= cpus, copiers.size() + " workers copied, " + cpus + " CPUs");
-            }
-        } finally {
-            if (diskWait) {
-                thaw(frozen, thawed);
-                tool("umount", frozen.toString());
-            }
-            tool("umount", source.toString());
-            new ProcessBuilder("rm", "-rf", here.toString()).inheritIO().start().waitFor();
-        }
-    }
-
-    /**
-     * A new 64 MiB ext4 (a sparse image in the test's directory) mounted at {@code dir/name}; without
-     * access times, so that reading a file never waits on the journal.
-     */
-    private Path mount(String name) throws Exception {
-        Path image = dir.resolve(name + ".img");
-        Path mnt = Files.createDirectory(dir.resolve(name));
-        try (FileChannel c = FileChannel.open(image, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            c.write(ByteBuffer.allocate(1), (64 << 20) - 1);
-        }
-        assertEquals(0, tool("mkfs.ext4", "-q", "-F", image.toString()), "mkfs.ext4");
-        assumeTrue(tool("mount", "-o", "loop,noatime", image.toString(), mnt.toString()) == 0, "cannot mount a loop device here");
-        return mnt;
-    }
-
-    private static void thaw(Path frozen, AtomicBoolean thawed) {
-        if (thawed.compareAndSet(false, true)) {
+        // The source without access times, so that reading a file never waits on the journal.
+        try (LoopFileSystem sourceFs = LoopFileSystem.ext4(dir, "source", "noatime");
+                LoopFileSystem frozen = diskWait ? LoopFileSystem.ext4(dir, "frozen", "") : null) {
+            Path source = sourceFs.root();
+            Path here = Files.createTempDirectory(Path.of("/dev/shm"), "cpx-sharing-");
             try {
-                tool("fsfreeze", "-u", frozen.toString());
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
+                Path wide = Files.createDirectories(source.resolve("src/wide"));
+                for (int i = 0; i < 1500; i++) {
+                    Files.write(wide.resolve("entry-number-" + i + ".txt"), Trees.randomBytes(i % 50 + 1, i));
+                }
+                Path expected = here.resolve("by-cp");
+                assertEquals(0, new ProcessBuilder("cp", "-r", source.resolve("src").toString(), expected.toString())
+                        .inheritIO().start().waitFor());
+                int cpus = Runtime.getRuntime().availableProcessors();
+                Set<Thread> copiers = ConcurrentHashMap.newKeySet();
+                if (diskWait) {
+                    frozen.freeze();
+                    Thread thaw = new Thread(() -> {
+                        long deadline = System.nanoTime() + 20_000_000_000L;
+                        while (copiers.size() <= cpus && System.nanoTime() < deadline) {
+                            LockSupport.parkNanos(5_000_000);
+                        }
+                        frozen.thaw();
+                    });
+                    thaw.setDaemon(true);
+                    thaw.start();
+                }
+                CopyEngine engine = engine(() -> {
+                    if (diskWait) {
+                        try {
+                            Files.createDirectory(frozen.root().resolve("waits-until-thawed"));
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                    }
+                }, () -> {
+                    copiers.add(Thread.currentThread());
+                    LockSupport.parkNanos(1_000_000);
+                });
+                int jobs = cpus + 2;
+                CopySummary s = Cpx.create(EngineRegistry.of(List.of(engine), EngineRegistry.discoverExtras()))
+                        .copy(List.of(source.resolve("src")), here.resolve("dst"), CopyOptions.builder().engine("native")
+                                .recursive(true).jobs(jobs).maxJobs(jobs + 2 * cpus).build(), CopyListener.NONE);
+                assertEquals(0, s.failed());
+                Trees.assertSameTree(expected, here.resolve("dst"), Trees.Detail.MODE);
+                assertEquals(inReadingOrder(expected.resolve("wide")), inReadingOrder(here.resolve("dst/wide")));
+                if (diskWait) {
+                    assertTrue(copiers.size() > cpus, copiers.size() + " workers copied while one waited on the disk, "
+                            + cpus + " CPUs");
+                } else {
+                    assertTrue(copiers.size() <= cpus, copiers.size() + " workers copied, " + cpus + " CPUs");
+                }
+            } finally {
+                new ProcessBuilder("rm", "-rf", here.toString()).inheritIO().start().waitFor();
             }
         }
-    }
-
-    /** Runs a system tool (looked for in the sbin directories too); its output goes to the test's. */
-    private static int tool(String... command) throws Exception {
-        for (String d : List.of("/usr/sbin/", "/sbin/", "/usr/bin/", "/bin/")) {
-            if (Files.isExecutable(Path.of(d + command[0]))) {
-                command[0] = d + command[0];
-                break;
-            }
-        }
-        return new ProcessBuilder(command).inheritIO().start().waitFor();
     }
 
     private static List<Path> inReadingOrder(Path d) throws IOException {
