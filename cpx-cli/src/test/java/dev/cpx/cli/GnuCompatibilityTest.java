@@ -333,6 +333,14 @@ class GnuCompatibilityTest {
                 .details(Detail.MODE, Detail.SPARSE));
         all.add(s("--sparse=never", scene -> Scenes.sparseFile(scene.resolve("sparse")), "--sparse=never", "sparse", "copy")
                 .details(Detail.MODE, Detail.SPARSE));
+        // In a tree cpx makes, files below 1 MiB take its shortest path, which tells holes from the first stat.
+        Setup smallSparseInATree = scene -> {
+            Scenes.sparseFile(scene.resolve("src/sparse"), 512 << 10);
+            Files.write(scene.resolve("src/dense"), Trees.randomBytes(40 << 10, 5));
+        };
+        all.add(s("-r, a small sparse file in the tree", smallSparseInATree, "-r", "src", "dst").details(Detail.MODE, Detail.SPARSE));
+        all.add(s("-r --sparse=never, a small sparse file in the tree", smallSparseInATree, "-r", "--sparse=never", "src", "dst")
+                .details(Detail.MODE, Detail.SPARSE));
         all.add(s("--sparse=always", scene -> Files.write(scene.resolve("zeros"), new byte[1 << 20]),
                 "--sparse=always", "zeros", "copy").details(Detail.MODE, Detail.SPARSE));
         all.add(s("--sparse=bogus", FILES, "--sparse=bogus", "a", "c"));

@@ -85,11 +85,16 @@ final class Scenes {
 
     /** A sparse file: 8 MiB with one 4 KiB block of data in the middle. */
     static Path sparseFile(Path p) throws IOException {
+        return sparseFile(p, 8L << 20);
+    }
+
+    /** A sparse file of {@code size} bytes with one 4 KiB block of data in the middle and a last byte. */
+    static Path sparseFile(Path p, long size) throws IOException {
         Files.createDirectories(p.getParent());
         try (FileChannel c = FileChannel.open(p, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-            c.write(ByteBuffer.wrap(Trees.randomBytes(4096, 3)), 4L << 20);
-            c.truncate(8L << 20);
-            c.write(ByteBuffer.wrap(new byte[] {0}), (8L << 20) - 1);
+            c.write(ByteBuffer.wrap(Trees.randomBytes(4096, 3)), size / 2);
+            c.truncate(size);
+            c.write(ByteBuffer.wrap(new byte[] {0}), size - 1);
         }
         return p;
     }

@@ -184,23 +184,25 @@ public final class FileCopier {
         } catch (IOException x) {
             return UNOPENED;
         }
-        Stat st;
+        FileStatus status;
         try {
-            st = Stat.of(descriptors.status(fd));
+            status = descriptors.status(fd);
         } catch (IOException x) {
             descriptors.close(fd);
             return UNOPENED;
         }
-        if (!st.isRegular() || st.size() >= smallerThan || byPathsWithLinks.test(st.nlink())) {
+        boolean regular = (status.mode() & Stat.S_IFMT) == Stat.S_IFREG;
+        if (!regular || status.size() >= smallerThan || byPathsWithLinks.test(status.nlink())) {
             descriptors.close(fd);
-            return st.isRegular() ? new Left(st) : UNOPENED;
+            return regular ? new Left(Stat.of(status)) : UNOPENED;
         }
         FileChannel in = descriptors.channelClosedLater(fd, true, false);
-        if (plainBelow > st.size() && decided == NOTHING && placement != Placement.OPERAND && place.directories().staged()
-                && !triesClone(st.dev()) && naming.awaitTurn()
-                && copiedPlainly(place, source, target, st, in, naming, placement)) {
+        if (plainBelow > status.size() && decided == NOTHING && placement != Placement.OPERAND && place.directories().staged()
+                && !triesClone(status.dev()) && naming.awaitTurn()
+                && copiedPlainly(place, source, target, status, in, naming, placement)) {
             return null;
         }
+        Stat st = Stat.of(status);
         Entry e;
         try {
             Path name = PathBytes.path(place.name());
@@ -225,14 +227,14 @@ public final class FileCopier {
      * nothing was made (cancelled, or the file could not be created) and the full path is to take it.
      * {@code in} is closed here when true.
      */
-    private boolean copiedPlainly(Place place, Path source, Path target, Stat st, FileChannel in, Naming naming,
+    private boolean copiedPlainly(Place place, Path source, Path target, FileStatus st, FileChannel in, Naming naming,
             Placement placement) {
         if (context.cancelled()) {
             return false;
         }
         FileChannel out;
         try {
-            out = context.effects().createFileAt(place.directories(), place.name(), CreationModes.of(st, context.options()) & 0777);
+            out = context.effects().createFileAt(place.directories(), place.name(), CreationModes.of(st.mode(), context.options()) & 0777);
         } catch (IOException x) {
             // Nothing made, nothing read: the full path makes the same call and says what it says.
             return false;
@@ -247,7 +249,7 @@ public final class FileCopier {
             long copied;
             try {
                 copied = context.engine().copy(new CopyRequest(in, out, 0, CopyRequest.TO_END, st.size(), context.options().sparse(),
-                        context.cancellation().progress(), holes(in, st), context.options().mayShareExtents()));
+                        context.cancellation().progress(), holes(st), context.options().mayShareExtents()));
                 if (copied < st.size()) {
                     Entry e = entry(place, source, target, st, placement);
                     DataResult whole = copiedWhole(in, e, copied);
@@ -291,6 +293,10 @@ public final class FileCopier {
     }
 
     /** The entry of a file in {@code place}: made only where something is to be said of it. */
+    private static Entry entry(Place place, Path source, Path target, FileStatus st, Placement placement) {
+        return entry(place, source, target, Stat.of(st), placement);
+    }
+
     private static Entry entry(Place place, Path source, Path target, Stat st, Placement placement) {
         Path name = PathBytes.path(place.name());
         return new Entry(source.resolve(name), target.resolve(name), st, placement);
@@ -801,7 +807,20 @@ public final class FileCopier {
         if (allocated.isEmpty()) {
             return CopyRequest.Holes.UNKNOWN;
         }
-        return allocated.getAsLong() < st.size() ? CopyRequest.Holes.SOME : CopyRequest.Holes.NONE;
+        return holes(allocated.getAsLong(), st.size());
+    }
+
+    /** {@link #holes(FileChannel, Stat)} of a regular file whose status gave its allocated bytes too: no second {@code stat}. */
+    private CopyRequest.Holes holes(FileStatus st) {
+        if (context.options().sparse() == SparseMode.NEVER) {
+            return CopyRequest.Holes.UNKNOWN;
+        }
+        return st.size() < HOLE_CHECK_SIZE ? CopyRequest.Holes.NONE : holes(st.allocatedBytes(), st.size());
+    }
+
+    /** Fewer bytes allocated than the file's size: it has holes. */
+    private static CopyRequest.Holes holes(long allocated, long size) {
+        return allocated < size ? CopyRequest.Holes.SOME : CopyRequest.Holes.NONE;
     }
 
     /**

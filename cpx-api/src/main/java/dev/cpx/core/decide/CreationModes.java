@@ -16,10 +16,16 @@ public final class CreationModes {
      * source's, as in GNU cp).
      */
     public static int of(Stat st, CopyOptions o) {
-        if (o.defaultModes() && (st.isDirectory() || st.isRegular())) {
-            return st.isDirectory() ? 0777 : 0666;
+        return of(st.mode(), o);
+    }
+
+    /** {@link #of(Stat, CopyOptions)} of an entry of this {@code mode} (type and permission bits, as {@code stat} gives them). */
+    public static int of(int mode, CopyOptions o) {
+        int type = mode & Stat.S_IFMT;
+        if (o.defaultModes() && (type == Stat.S_IFDIR || type == Stat.S_IFREG)) {
+            return type == Stat.S_IFDIR ? 0777 : 0666;
         }
-        return st.permissions();
+        return mode & 07777;
     }
 
     /**
