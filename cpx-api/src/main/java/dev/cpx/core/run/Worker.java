@@ -1,6 +1,5 @@
 package dev.cpx.core.run;
 
-import dev.cpx.spi.support.PerThread;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.Semaphore;
@@ -10,10 +9,9 @@ import java.util.concurrent.Semaphore;
  * all the workers it may have, but each worker waits for its turn to start ({@code admitted}) before
  * it takes any task: {@code jobs} start at once, the others only once workers wait on the disk.
  */
-final class Worker extends ForkJoinWorkerThread implements PerThread.Carrier {
+final class Worker extends ForkJoinWorkerThread {
 
     private final DiskWaits waits;
-    private final Object[] perThread = new Object[PerThread.SLOTS];
     private final Semaphore admitted;
 
     Worker(ForkJoinPool pool, String name, DiskWaits waits, Semaphore admitted) {
@@ -21,11 +19,6 @@ final class Worker extends ForkJoinWorkerThread implements PerThread.Carrier {
         setName(name);
         this.waits = waits;
         this.admitted = admitted;
-    }
-
-    @Override
-    public Object[] perThread() {
-        return perThread;
     }
 
     /** Whether this worker's pool may still grow and has not grown yet. */

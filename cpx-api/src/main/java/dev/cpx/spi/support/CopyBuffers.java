@@ -21,10 +21,10 @@ public final class CopyBuffers {
     /** The buffer size for smaller files and for those whose size is 0 (empty, or not told). */
     public static final int SMALL_SIZE = 64 << 10;
 
-    private static final PerThread<ByteBuffer> FIRST = PerThread.withInitial(() -> ByteBuffer.allocateDirect(SIZE));
-    private static final PerThread<ByteBuffer> SECOND = PerThread.withInitial(() -> ByteBuffer.allocateDirect(SIZE));
-    private static final PerThread<ByteBuffer> SMALL_FIRST = PerThread.withInitial(() -> ByteBuffer.allocateDirect(SMALL_SIZE));
-    private static final PerThread<ByteBuffer> SMALL_SECOND = PerThread.withInitial(() -> ByteBuffer.allocateDirect(SMALL_SIZE));
+    private static final ThreadLocal<ByteBuffer> FIRST = ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(SIZE));
+    private static final ThreadLocal<ByteBuffer> SECOND = ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(SIZE));
+    private static final ThreadLocal<ByteBuffer> SMALL_FIRST = ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(SMALL_SIZE));
+    private static final ThreadLocal<ByteBuffer> SMALL_SECOND = ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(SMALL_SIZE));
 
     private CopyBuffers() {
     }

@@ -1,6 +1,5 @@
 package dev.cpx.engine.ffm;
 
-import dev.cpx.spi.support.PerThread;
 import dev.cpx.spi.support.Statx;
 import java.nio.ByteBuffer;
 
@@ -28,7 +27,7 @@ final class Scratch {
     /** {@code XATTR_SIZE_MAX} and {@code XATTR_LIST_MAX}: no value or list is longer. */
     static final int XATTR_MAX = 64 << 10;
 
-    private static final PerThread<Scratch> SCRATCH = PerThread.withInitial(Scratch::new);
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
     private final Linking.Memory memory = Linking.allocate(SIZE);
     /** The segment the downcalls store {@code errno} in: the first argument of every handle in {@link LibC}. */

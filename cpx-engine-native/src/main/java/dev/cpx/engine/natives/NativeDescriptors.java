@@ -12,7 +12,6 @@ import dev.cpx.spi.support.Fcntl;
 import dev.cpx.spi.support.NoReplaceRename;
 import dev.cpx.spi.support.Openat2;
 import dev.cpx.spi.support.PathBytes;
-import dev.cpx.spi.support.PerThread;
 import dev.cpx.spi.support.Statx;
 import dev.cpx.spi.support.Timespecs;
 import dev.cpx.spi.support.Xattrs;
@@ -76,7 +75,7 @@ final class NativeDescriptors implements Descriptors {
     private static final byte[] HOW_TO_LIST = Openat2.how(false);
     private static final byte[] HOW_TO_WRITE = Openat2.how(true);
 
-    private static final PerThread<Buffers> BUFFERS = PerThread.withInitial(Buffers::new);
+    private static final ThreadLocal<Buffers> BUFFERS = ThreadLocal.withInitial(Buffers::new);
 
     /** {@link #renameNoReplace}'s calls. */
     private static final NoReplaceRename.Calls RENAMES = new NoReplaceRename.Calls() {

@@ -3,7 +3,6 @@ package dev.cpx.engine.natives;
 import dev.cpx.spi.support.Allocation;
 import dev.cpx.spi.support.Fcntl;
 import dev.cpx.spi.support.KernelCalls;
-import dev.cpx.spi.support.PerThread;
 import dev.cpx.spi.support.Statx;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -27,7 +26,7 @@ final class NativeKernelCalls implements KernelCalls {
         final ByteBuffer statxView = buffer.slice(16, Statx.SIZE).order(ByteOrder.nativeOrder());
     }
 
-    private static final PerThread<Scratch> SCRATCH = PerThread.withInitial(Scratch::new);
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
     /** {@code ""}, for {@code AT_EMPTY_PATH}: shared, never collected. */
     private static final ByteBuffer EMPTY = ByteBuffer.allocateDirect(1);
