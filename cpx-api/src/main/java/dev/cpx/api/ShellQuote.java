@@ -34,77 +34,106 @@ public final class ShellQuote {
     }
 
     static String quote(byte[] name, boolean utf8) {
-        StringBuilder out = new StringBuilder(name.length + 2);
-        out.append('\'');
-        boolean inEscape = false;
-        boolean singleQuote = false;
-        boolean allCompatible = true;
-        int i = 0;
-        while (i < name.length) {
-            int c = name[i] & 0xFF;
-            String escape = null;
-            boolean compatible = false;
-            int len = 1;
-            switch (c) {
-                case 7 -> escape = "\\a";
-                case 8 -> escape = "\\b";
-                case 9 -> escape = "\\t";
-                case 10 -> escape = "\\n";
-                case 11 -> escape = "\\v";
-                case 12 -> escape = "\\f";
-                case 13 -> escape = "\\r";
-                case '\'' -> {
-                    singleQuote = true;
-                    compatible = true;
-                }
-                case ' ' -> compatible = true;
-                case '{', '}' -> compatible = name.length == 1;
-                case '#', '~' -> compatible = i == 0;
-                case '!', '"', '$', '&', '(', ')', '*', ';', '<', '=', '>', '[', '^', '`', '|', '\\', '?' -> compatible = false;
-                default -> {
-                    if (c >= 0x20 && c < 0x7F) {
-                        compatible = true;
-                    } else if (c >= 0x80 && utf8) {
-                        len = printableUtf8Length(name, i);
-                        if (len == 0) {
-                            escape = octal(c);
-                            len = 1;
-                        } else {
-                            compatible = true;
-                        }
-                    } else {
-                        escape = octal(c);
-                    }
-                }
-            }
-            if (escape != null) {
-                if (!inEscape) {
-                    out.append("'$'");
-                    inEscape = true;
-                }
-                out.append(escape);
-                allCompatible = false;
-            } else {
-                if (inEscape) {
-                    out.append("''");
-                    inEscape = false;
-                }
-                if (c == '\'') {
-                    out.append("'\\''");
-                } else {
-                    out.append(new String(name, i, len, java.nio.charset.StandardCharsets.UTF_8));
-                }
-                if (!compatible) {
-                    allCompatible = false;
-                }
-            }
-            i += len;
+        Pass first = new Pass(name, utf8, false);
+        if (!first.singleQuote) {
+            return first.text;
         }
-        out.append('\'');
-        if (singleQuote && allCompatible) {
+        if (first.allCompatible) {
             return '"' + new String(name, java.nio.charset.StandardCharsets.UTF_8) + '"';
         }
-        return out.toString();
+        // A name with a single quote and something else to escape is written a second time, as gnulib's
+        // quotearg (coreutils 9.1) does after looking for the shorter "..." form: from the start, with
+        // the first pass's $'...' escape still counted as open where it was at the end (it resets the
+        // length, not that state). So "a'" and U+00E9 in the C locale print '''a'\'''$'\303\251', and
+        // \001\002'\003 prints '\001\002'\'''$'\003', in GNU cp's messages and -v lines alike.
+        return new Pass(name, utf8, first.escapeOpen).text;
+    }
+
+    /** One pass of gnulib's shell-escape-always quoting over a name. */
+    private static final class Pass {
+        final String text;
+        final boolean singleQuote;
+        final boolean allCompatible;
+        /** Whether a {@code $'...'} escape was open at the end. */
+        final boolean escapeOpen;
+
+        Pass(byte[] name, boolean utf8, boolean escapeOpenAtStart) {
+            StringBuilder out = new StringBuilder(name.length + 2);
+            out.append('\'');
+            boolean inEscape = escapeOpenAtStart;
+            boolean quoteSeen = false;
+            boolean compatibleSoFar = true;
+            int i = 0;
+            while (i < name.length) {
+                int c = name[i] & 0xFF;
+                String escape = null;
+                boolean compatible = false;
+                int len = 1;
+                switch (c) {
+                    case 7 -> escape = "\\a";
+                    case 8 -> escape = "\\b";
+                    case 9 -> escape = "\\t";
+                    case 10 -> escape = "\\n";
+                    case 11 -> escape = "\\v";
+                    case 12 -> escape = "\\f";
+                    case 13 -> escape = "\\r";
+                    case '\'' -> {
+                        quoteSeen = true;
+                        compatible = true;
+                    }
+                    case ' ' -> compatible = true;
+                    case '{', '}' -> compatible = name.length == 1;
+                    case '#', '~' -> compatible = i == 0;
+                    case '!', '"', '$', '&', '(', ')', '*', ';', '<', '=', '>', '[', '^', '`', '|', '\\', '?' -> compatible = false;
+                    default -> {
+                        if (c >= 0x20 && c < 0x7F) {
+                            compatible = true;
+                        } else if (c >= 0x80 && utf8) {
+                            len = printableUtf8Length(name, i);
+                            if (len == 0) {
+                                escape = octal(c);
+                                len = 1;
+                            } else {
+                                compatible = true;
+                            }
+                        } else {
+                            escape = octal(c);
+                        }
+                    }
+                }
+                if (escape != null) {
+                    if (!inEscape) {
+                        out.append("'$'");
+                        inEscape = true;
+                    }
+                    out.append(escape);
+                    compatibleSoFar = false;
+                } else if (c == '\'') {
+                    // '\'' ends an open $'...' itself: no '' before it.
+                    out.append("'\\''");
+                    inEscape = false;
+                } else {
+                    if (inEscape) {
+                        out.append("''");
+                        inEscape = false;
+                    }
+                    if (len == 1) {
+                        out.append((char) c); // printable ASCII: the byte is the character
+                    } else {
+                        out.append(new String(name, i, len, java.nio.charset.StandardCharsets.UTF_8));
+                    }
+                    if (!compatible) {
+                        compatibleSoFar = false;
+                    }
+                }
+                i += len;
+            }
+            out.append('\'');
+            this.text = out.toString();
+            this.singleQuote = quoteSeen;
+            this.allCompatible = compatibleSoFar;
+            this.escapeOpen = inEscape;
+        }
     }
 
     private static String octal(int c) {
