@@ -56,8 +56,9 @@ GNU_LONG = ["--archive", "--attributes-only", "--backup", "--copy-contents", "--
             "--target-directory", "--update", "--verbose", "--context", "--help", "--version"]
 SAME = {"--path": "--parents"}
 DESTINATIONS = ["absent", "dir", "dir with an older copy", "file", "link to dir", "dangling link"]
-# Names as bytes: invalid UTF-8 (surrogate-escaped by Python) and a space among them.
-NAMES = ["a", "b", "c", "d", "e", "f", "x y", "\u00e9", "n\udcff"]
+# Names as bytes: invalid UTF-8 (surrogate-escaped by Python), a space, single quotes among them; a
+# quote beside a byte to escape is what GNU's quoting writes twice (cpx's ShellQuote).
+NAMES = ["a", "b", "c", "d", "e", "f", "x y", "\u00e9", "n\udcff", "it's", "\x01'q"]
 
 
 def make_tree(root, rnd, depth=0):
