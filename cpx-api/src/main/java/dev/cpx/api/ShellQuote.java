@@ -3,6 +3,7 @@ package dev.cpx.api;
 import dev.cpx.spi.support.PathBytes;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.function.IntPredicate;
 
 /**
  * Quotes file names the way GNU coreutils does in messages ({@code quoteaf}, gnulib's
@@ -15,7 +16,20 @@ public final class ShellQuote {
 
     private static final boolean UTF8_LOCALE = utf8Locale();
 
+    /** Which characters print in the locale ({@link #printableBy}); the JDK's Unicode tables until told. */
+    private static volatile IntPredicate printable = ShellQuote::printableInJdk;
+
     private ShellQuote() {
+    }
+
+    /**
+     * Tells characters that print from those written as escapes as {@code printable} does: the C
+     * library's {@code iswprint}, as GNU cp asks it ({@link dev.cpx.spi.PosixExtras#printable}),
+     * where the JDK's tables may be of another Unicode version (a character new in one is escaped by
+     * the other). For the whole process: the command sets it once, before it copies.
+     */
+    public static void printableBy(IntPredicate printable) {
+        ShellQuote.printable = java.util.Objects.requireNonNull(printable);
     }
 
     /** Quotes the exact bytes of {@code path}. */
@@ -170,10 +184,14 @@ public final class ShellQuote {
         if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF)) {
             return 0;
         }
+        return printable.test(cp) ? len : 0;
+    }
+
+    /** Printable by the JDK's Unicode tables: assigned, not a control, surrogate or line or paragraph separator. */
+    private static boolean printableInJdk(int cp) {
         int type = Character.getType(cp);
-        boolean printable = type != Character.CONTROL && type != Character.UNASSIGNED && type != Character.SURROGATE
+        return type != Character.CONTROL && type != Character.UNASSIGNED && type != Character.SURROGATE
                 && type != Character.LINE_SEPARATOR && type != Character.PARAGRAPH_SEPARATOR;
-        return printable ? len : 0;
     }
 
     private static boolean utf8Locale() {

@@ -7,6 +7,7 @@ import java.nio.file.attribute.FileTime;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.IntPredicate;
 
 /**
  * Linux file system operations that NIO cannot express: special files, timestamps of symbolic
@@ -121,5 +122,17 @@ public interface PosixExtras {
      */
     default boolean quitByDefault() {
         return false;
+    }
+
+    /**
+     * Whether the C library prints a character (a code point) in the process's locale
+     * ({@code iswprint}): how GNU cp's messages decide which characters of a name to show and which to
+     * write as escapes. Empty where it cannot be asked; the JDK's Unicode tables, which may be of
+     * another Unicode version than the C library's, decide then.
+     *
+     * @since 0.2.0
+     */
+    default Optional<IntPredicate> printable() {
+        return Optional.empty();
     }
 }

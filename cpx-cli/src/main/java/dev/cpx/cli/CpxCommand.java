@@ -105,6 +105,8 @@ public final class CpxCommand implements Callable<Integer>, Specs.Target {
             // print its threads and go on.
             registry.extras().ifPresent(PosixExtras::quitByDefault);
         }
+        // Names in messages with the characters the C library prints, as GNU cp's.
+        registry.extras().flatMap(PosixExtras::printable).ifPresent(ShellQuote::printableBy);
         if (cluster.requested() && cluster.plan == null) {
             return new ClusterSession(this, cluster, output).run(Cpx.create(registry), null, List.of(), null);
         }

@@ -18,6 +18,7 @@ import java.nio.file.attribute.FileTime;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.IntPredicate;
 
 /**
  * The native engine's {@link PosixExtras} (special files, times to the nanosecond on links, extended
@@ -96,6 +97,21 @@ public final class FfmExtras implements PosixExtras {
     @Override
     public boolean quitByDefault() {
         return LibC.signal(Scratch.get(), Signals.SIGQUIT, Signals.SIG_DFL) != -1;
+    }
+
+    @Override
+    public Optional<IntPredicate> printable() {
+        return Optional.of(Printable.INSTANCE);
+    }
+
+    /** {@code iswprint} in the process's locale (the JVM sets it from the environment at start). */
+    private static final class Printable implements IntPredicate {
+        static final Printable INSTANCE = new Printable();
+
+        @Override
+        public boolean test(int codePoint) {
+            return LibC.iswprint(Scratch.get(), codePoint) != 0;
+        }
     }
 
     @Override

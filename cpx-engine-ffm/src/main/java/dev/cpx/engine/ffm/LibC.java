@@ -26,6 +26,7 @@ final class LibC {
     private static final MethodHandle STATX = Linking.downcall("statx");
     private static final MethodHandle STATFS = Linking.downcall("statfs");
     private static final MethodHandle SIGNAL = Linking.downcall("signal");
+    private static final MethodHandle ISWPRINT = Linking.downcall("iswprint");
 
     // Descriptors
     private static final MethodHandle OPENAT = Linking.downcall("openat");
@@ -216,6 +217,15 @@ final class LibC {
     static long signal(Scratch s, int signum, long handler) {
         try {
             return (long) SIGNAL.invokeExact(s.state, (long) signum, handler, 0L, 0L, 0L, 0L);
+        } catch (Throwable e) {
+            throw Linking.unexpected(e);
+        }
+    }
+
+    /** {@code iswprint(3)}: non-zero where the locale prints the wide character {@code wc}. */
+    static int iswprint(Scratch s, int wc) {
+        try {
+            return (int) (long) ISWPRINT.invokeExact(s.state, (long) wc, 0L, 0L, 0L, 0L, 0L);
         } catch (Throwable e) {
             throw Linking.unexpected(e);
         }

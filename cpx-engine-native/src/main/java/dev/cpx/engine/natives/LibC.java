@@ -51,6 +51,9 @@ final class LibC {
     /** {@code signal(2)}: {@code handler} a {@code sighandler_t} ({@code SIG_DFL} is 0); the previous one, or -1 ({@code SIG_ERR}). */
     static native long signal(int signum, long handler);
 
+    /** {@code iswprint(3)}: non-zero where the locale prints the wide character {@code wc}. */
+    static native int iswprint(int wc);
+
     static native int ftruncate(int fd, long length);
 
     /** {@code ioctl} with one integer argument, as {@code FICLONE} takes. */

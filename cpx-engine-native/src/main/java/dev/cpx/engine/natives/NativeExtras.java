@@ -20,6 +20,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.IntPredicate;
 
 /**
  * What NIO cannot do, through the C library: special files ({@code mknod}), times to the
@@ -110,6 +111,21 @@ public final class NativeExtras implements PosixExtras {
     @Override
     public boolean quitByDefault() {
         return LibC.signal(Signals.SIGQUIT, Signals.SIG_DFL) != -1;
+    }
+
+    @Override
+    public Optional<IntPredicate> printable() {
+        return Optional.of(Printable.INSTANCE);
+    }
+
+    /** {@code iswprint} in the process's locale (the JVM sets it from the environment at start). A class, not a lambda: linked at no cost. */
+    private static final class Printable implements IntPredicate {
+        static final Printable INSTANCE = new Printable();
+
+        @Override
+        public boolean test(int codePoint) {
+            return LibC.iswprint(codePoint) != 0;
+        }
     }
 
     @Override
