@@ -1,6 +1,5 @@
 package dev.cpx.api;
 
-import dev.cpx.spi.support.PathBytes;
 import java.io.InterruptedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
@@ -48,14 +47,15 @@ public record Diagnostic(String template, List<Path> paths, String reason) {
 
     /**
      * The message with each path quoted by {@code quote}, then {@code ": reason"} if there is one.
-     * A placeholder written {@code {r0}} takes the path as it is, unquoted (GNU prints a few
-     * messages that way).
+     * A placeholder written {@code {r0}} takes the path quoted only where it needs it
+     * ({@link ShellQuote#quoteIfNeeded}: GNU's {@code quotef}, in the few messages that put a name
+     * before a colon).
      */
     public String format(Function<Path, String> quote) {
         String text = template;
         for (int i = 0; i < paths.size(); i++) {
             text = text.replace("{" + i + "}", quote.apply(paths.get(i)));
-            text = text.replace("{r" + i + "}", PathBytes.decode(PathBytes.of(paths.get(i))));
+            text = text.replace("{r" + i + "}", ShellQuote.quoteIfNeeded(paths.get(i)));
         }
         return reason.isEmpty() ? text : text + ": " + reason;
     }

@@ -37,6 +37,50 @@ public final class ShellQuote {
         return quote(PathBytes.of(path));
     }
 
+    /**
+     * Quotes {@code path} only where it needs it, as GNU's {@code quotef} does in the few messages that
+     * put a name before a colon (gnulib's shell-escape style, colons quoted too): as it is where it
+     * holds nothing a shell treats specially, else as {@link #quote(Path)} quotes it.
+     */
+    public static String quoteIfNeeded(Path path) {
+        byte[] name = PathBytes.of(path);
+        return needsQuoting(name, UTF8_LOCALE) ? quote(name, UTF8_LOCALE) : new String(name, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** Whether GNU's {@code quotef} quotes {@code name}: empty, or a byte or character a shell (or a colon-separated message) would misread. */
+    static boolean needsQuoting(byte[] name, boolean utf8) {
+        if (name.length == 0) {
+            return true;
+        }
+        int i = 0;
+        while (i < name.length) {
+            int c = name[i] & 0xFF;
+            int len = 1;
+            switch (c) {
+                case ':', '?', '\\', ' ', '!', '"', '$', '&', '(', ')', '*', ';', '<', '=', '>', '[', '^', '`', '|', '\'' -> {
+                    return true;
+                }
+                case '{', '}' -> {
+                    if (name.length == 1) {
+                        return true;
+                    }
+                }
+                case '#', '~' -> {
+                    if (i == 0) {
+                        return true;
+                    }
+                }
+                default -> {
+                    if (c < 0x20 || c == 0x7F || (c >= 0x80 && (!utf8 || (len = printableUtf8Length(name, i)) == 0))) {
+                        return true;
+                    }
+                }
+            }
+            i += len;
+        }
+        return false;
+    }
+
     /** Quotes a string that may carry surrogate-escaped bytes (see {@link PathBytes}). */
     public static String quote(String text) {
         return quote(PathBytes.encode(text));

@@ -102,6 +102,48 @@ class NameQuotingTest {
         assertEquals(new String(expected, StandardCharsets.UTF_8), new String(actual, StandardCharsets.UTF_8));
     }
 
+    /**
+     * The one message of cp whose name GNU quotes only where it needs it ({@code quotef}: the name
+     * before a colon): {@code cp -s} of relative names into another directory refuses each. Names that
+     * need no quoting, names that do (a colon among them), escapes and UTF-8, in C.UTF-8 and C.
+     */
+    @ParameterizedTest(name = "LC_ALL={0} engine={1}")
+    @MethodSource("runs")
+    void namesBeforeAColonAreQuotedOnlyWhereGnuQuotesThem(String locale, String engine, List<String> jvm) throws Exception {
+        assumeTrue(Files.isExecutable(GNU_CP), "GNU cp at " + GNU_CP);
+        Path only = Files.createDirectory(dir.resolve("only"));
+        List<String> hex = new ArrayList<>();
+        for (String plain : List.of("plain", "a-b_c.d,e+f%g@h]", "with space", "a:b", "q?", "it's", "a$b", "x=y", "{", "{x}", "}",
+                "#x", "x#", "~x", "x~", "[x", "x]", "a\\b", "é", "日本語", "é'")) {
+            hex.add(HexFormat.of().formatHex(plain.getBytes(StandardCharsets.UTF_8)));
+        }
+        hex.addAll(List.of("7109", "710a", "7101", "717f", "71ff", "71c3", "71e2808b", "71f09f9880", "71eda080"));
+        for (String h : hex) {
+            Files.createFile(only.resolve(PathBytes.path(HexFormat.of().parseHex(h))));
+        }
+        byte[] expected = refusals(locale, List.of(GNU_CP.toString()), GNU_CP.toString());
+        List<String> cpx = new ArrayList<>(Cli.stagedJavaCommand("cpx"));
+        cpx.addAll(1, jvm);
+        cpx.add("--engine=" + engine);
+        byte[] actual = refusals(locale, cpx, "cpx");
+        assertEquals(new String(expected, StandardCharsets.UTF_8), new String(actual, StandardCharsets.UTF_8));
+    }
+
+    /** {@code command -s -- * ../d/} in {@code only}: its standard error, each line without the program's name. */
+    private byte[] refusals(String locale, List<String> command, String program) throws IOException, InterruptedException {
+        Files.createDirectories(dir.resolve("d"));
+        List<String> cmd = new ArrayList<>(List.of("/bin/sh", "-c", "cd only && exec \"$@\" -s -- * ../d/", "sh"));
+        cmd.addAll(command);
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
+        pb.environment().put("LC_ALL", locale);
+        pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        Process p = pb.start();
+        byte[] err = p.getErrorStream().readAllBytes();
+        assertEquals(1, p.waitFor(), new String(err, StandardCharsets.UTF_8));
+        String text = new String(err, StandardCharsets.ISO_8859_1).replace(program + ": ", "");
+        return text.getBytes(StandardCharsets.ISO_8859_1);
+    }
+
     /** Runs {@code command -v -- * ../to/} in {@code only} (the shell's glob passes the names' bytes as they are); its standard output. */
     private byte[] copyAll(String locale, List<String> command) throws IOException, InterruptedException {
         Path to = dir.resolve("to");
