@@ -16,8 +16,8 @@ public final class ShellQuote {
 
     private static final boolean UTF8_LOCALE = utf8Locale();
 
-    /** Which characters print in the locale ({@link #printableBy}); the JDK's Unicode tables until told. */
-    private static volatile IntPredicate printable = ShellQuote::printableInJdk;
+    /** Which characters print in the locale ({@link #printableBy}); null: the JDK's Unicode tables (no lambda at start). */
+    private static volatile IntPredicate printable;
 
     private ShellQuote() {
     }
@@ -228,7 +228,8 @@ public final class ShellQuote {
         if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF)) {
             return 0;
         }
-        return printable.test(cp) ? len : 0;
+        IntPredicate p = printable;
+        return (p != null ? p.test(cp) : printableInJdk(cp)) ? len : 0;
     }
 
     /** Printable by the JDK's Unicode tables: assigned, not a control, surrogate or line or paragraph separator. */

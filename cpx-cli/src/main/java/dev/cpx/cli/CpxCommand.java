@@ -14,7 +14,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.IntPredicate;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParameterException;
@@ -105,8 +107,13 @@ public final class CpxCommand implements Callable<Integer>, Specs.Target {
             // print its threads and go on.
             registry.extras().ifPresent(PosixExtras::quitByDefault);
         }
-        // Names in messages with the characters the C library prints, as GNU cp's.
-        registry.extras().flatMap(PosixExtras::printable).ifPresent(ShellQuote::printableBy);
+        // Names in messages with the characters the C library prints, as GNU cp's (no method references:
+        // each links a lambda at every start).
+        PosixExtras extras = registry.extras().orElse(null);
+        Optional<IntPredicate> printable = extras == null ? Optional.empty() : extras.printable();
+        if (printable.isPresent()) {
+            ShellQuote.printableBy(printable.get());
+        }
         if (cluster.requested() && cluster.plan == null) {
             return new ClusterSession(this, cluster, output).run(Cpx.create(registry), null, List.of(), null);
         }
