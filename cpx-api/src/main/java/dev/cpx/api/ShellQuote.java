@@ -49,36 +49,14 @@ public final class ShellQuote {
 
     /** Whether GNU's {@code quotef} quotes {@code name}: empty, or a byte or character a shell (or a colon-separated message) would misread. */
     static boolean needsQuoting(byte[] name, boolean utf8) {
-        if (name.length == 0) {
-            return true;
-        }
-        int i = 0;
-        while (i < name.length) {
-            int c = name[i] & 0xFF;
-            int len = 1;
-            switch (c) {
-                case ':', '?', '\\', ' ', '!', '"', '$', '&', '(', ')', '*', ';', '<', '=', '>', '[', '^', '`', '|', '\'' -> {
-                    return true;
-                }
-                case '{', '}' -> {
-                    if (name.length == 1) {
-                        return true;
-                    }
-                }
-                case '#', '~' -> {
-                    if (i == 0) {
-                        return true;
-                    }
-                }
-                default -> {
-                    if (c < 0x20 || c == 0x7F || (c >= 0x80 && (!utf8 || (len = printableUtf8Length(name, i)) == 0))) {
-                        return true;
-                    }
-                }
+        for (int i = 0; i < name.length; ) {
+            int character = character(name, i, utf8);
+            if ((character & (SHELL | ESCAPED)) != 0 || name[i] == ':') {
+                return true;
             }
-            i += len;
+            i += character >>> LENGTH;
         }
-        return false;
+        return name.length == 0;
     }
 
     /** Quotes a string that may carry surrogate-escaped bytes (see {@link PathBytes}). */
@@ -121,55 +99,22 @@ public final class ShellQuote {
             boolean inEscape = escapeOpenAtStart;
             boolean quoteSeen = false;
             boolean compatibleSoFar = true;
-            int i = 0;
-            while (i < name.length) {
+            for (int i = 0; i < name.length; ) {
+                int character = character(name, i, utf8);
                 int c = name[i] & 0xFF;
-                String escape = null;
-                boolean compatible = false;
-                int len = 1;
-                switch (c) {
-                    case 7 -> escape = "\\a";
-                    case 8 -> escape = "\\b";
-                    case 9 -> escape = "\\t";
-                    case 10 -> escape = "\\n";
-                    case 11 -> escape = "\\v";
-                    case 12 -> escape = "\\f";
-                    case 13 -> escape = "\\r";
-                    case '\'' -> {
-                        quoteSeen = true;
-                        compatible = true;
-                    }
-                    case ' ' -> compatible = true;
-                    case '{', '}' -> compatible = name.length == 1;
-                    case '#', '~' -> compatible = i == 0;
-                    case '!', '"', '$', '&', '(', ')', '*', ';', '<', '=', '>', '[', '^', '`', '|', '\\', '?' -> compatible = false;
-                    default -> {
-                        if (c >= 0x20 && c < 0x7F) {
-                            compatible = true;
-                        } else if (c >= 0x80 && utf8) {
-                            len = printableUtf8Length(name, i);
-                            if (len == 0) {
-                                escape = octal(c);
-                                len = 1;
-                            } else {
-                                compatible = true;
-                            }
-                        } else {
-                            escape = octal(c);
-                        }
-                    }
-                }
-                if (escape != null) {
+                int len = character >>> LENGTH;
+                if ((character & ESCAPED) != 0) {
                     if (!inEscape) {
                         out.append("'$'");
                         inEscape = true;
                     }
-                    out.append(escape);
+                    out.append(escape(c));
                     compatibleSoFar = false;
                 } else if (c == '\'') {
                     // '\'' ends an open $'...' itself: no '' before it.
                     out.append("'\\''");
                     inEscape = false;
+                    quoteSeen = true;
                 } else {
                     if (inEscape) {
                         out.append("''");
@@ -180,7 +125,7 @@ public final class ShellQuote {
                     } else {
                         out.append(new String(name, i, len, java.nio.charset.StandardCharsets.UTF_8));
                     }
-                    if (!compatible) {
+                    if ((character & COMPATIBLE) == 0) {
                         compatibleSoFar = false;
                     }
                 }
@@ -194,8 +139,48 @@ public final class ShellQuote {
         }
     }
 
-    private static String octal(int c) {
-        return String.format(Locale.ROOT, "\\%03o", c);
+    /** {@link #character}'s bits: the character may stand in the {@code "..."} form (gnulib's {@code c_and_shell_quote_compat}). */
+    private static final int COMPATIBLE = 1;
+    /** {@link #character}'s bits: a shell reads it specially, so {@code quotef} quotes the name. */
+    private static final int SHELL = 2;
+    /** {@link #character}'s bits: written as an escape ({@code $'\n'}, {@code $'\377'}). */
+    private static final int ESCAPED = 4;
+    /** {@link #character}'s length in bytes is above this many bits. */
+    private static final int LENGTH = 8;
+
+    /**
+     * What the character at {@code i} is to gnulib's shell quoting, as its one switch classes it for
+     * both styles: {@link #COMPATIBLE}, {@link #SHELL} and {@link #ESCAPED} bits, and the character's
+     * length in bytes shifted by {@link #LENGTH} (more than one for a printable multibyte character).
+     */
+    private static int character(byte[] name, int i, boolean utf8) {
+        int c = name[i] & 0xFF;
+        if (c >= 0x80) {
+            int len = utf8 ? printableUtf8Length(name, i) : 0;
+            return len > 0 ? COMPATIBLE | len << LENGTH : ESCAPED | 1 << LENGTH;
+        }
+        int kind = switch (c) {
+            case '\'', ' ' -> COMPATIBLE | SHELL;
+            case '{', '}' -> name.length == 1 ? COMPATIBLE | SHELL : 0;
+            case '#', '~' -> i == 0 ? COMPATIBLE | SHELL : 0;
+            case '!', '"', '$', '&', '(', ')', '*', ';', '<', '=', '>', '[', '^', '`', '|', '\\', '?' -> SHELL;
+            default -> c >= 0x20 && c < 0x7F ? COMPATIBLE : ESCAPED;
+        };
+        return kind | 1 << LENGTH;
+    }
+
+    /** A byte written as an escape: C's letter for the seven that have one, else three octal digits. */
+    private static String escape(int c) {
+        return switch (c) {
+            case 7 -> "\\a";
+            case 8 -> "\\b";
+            case 9 -> "\\t";
+            case 10 -> "\\n";
+            case 11 -> "\\v";
+            case 12 -> "\\f";
+            case 13 -> "\\r";
+            default -> String.format(Locale.ROOT, "\\%03o", c);
+        };
     }
 
     /** Length of the printable UTF-8 character at {@code i}, or 0 if it is invalid or not printable. */
