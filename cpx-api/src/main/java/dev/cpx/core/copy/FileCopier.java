@@ -797,29 +797,29 @@ public final class FileCopier {
      * {@link #HOLE_CHECK_SIZE} are treated as dense without a system call, as a hole that small saves little.
      */
     private CopyRequest.Holes holes(FileChannel in, Stat st) {
-        if (context.options().sparse() == SparseMode.NEVER || !st.isRegular()) {
-            return CopyRequest.Holes.UNKNOWN;
-        }
-        if (st.size() < HOLE_CHECK_SIZE) {
-            return CopyRequest.Holes.NONE;
-        }
-        OptionalLong allocated = context.extras().allocatedBytes(in);
-        if (allocated.isEmpty()) {
-            return CopyRequest.Holes.UNKNOWN;
-        }
-        return holes(allocated.getAsLong(), st.size());
+        return holes(st.isRegular(), st.size(), in, -1);
     }
 
     /** {@link #holes(FileChannel, Stat)} of a regular file whose status gave its allocated bytes too: no second {@code stat}. */
     private CopyRequest.Holes holes(FileStatus st) {
-        if (context.options().sparse() == SparseMode.NEVER) {
-            return CopyRequest.Holes.UNKNOWN;
-        }
-        return st.size() < HOLE_CHECK_SIZE ? CopyRequest.Holes.NONE : holes(st.allocatedBytes(), st.size());
+        return holes(true, st.size(), null, st.allocatedBytes());
     }
 
-    /** Fewer bytes allocated than the file's size: it has holes. */
-    private static CopyRequest.Holes holes(long allocated, long size) {
+    /** The rule of both: {@code allocated} bytes -1 where they are to be asked of {@code in}'s file only if needed. */
+    private CopyRequest.Holes holes(boolean regular, long size, FileChannel in, long allocated) {
+        if (context.options().sparse() == SparseMode.NEVER || !regular) {
+            return CopyRequest.Holes.UNKNOWN;
+        }
+        if (size < HOLE_CHECK_SIZE) {
+            return CopyRequest.Holes.NONE;
+        }
+        if (allocated < 0) {
+            OptionalLong asked = context.extras().allocatedBytes(in);
+            if (asked.isEmpty()) {
+                return CopyRequest.Holes.UNKNOWN;
+            }
+            allocated = asked.getAsLong();
+        }
         return allocated < size ? CopyRequest.Holes.SOME : CopyRequest.Holes.NONE;
     }
 
