@@ -102,17 +102,20 @@ public final class CpxCommand implements Callable<Integer>, Specs.Target {
             listEngines(registry, out);
             return 0;
         }
-        if (!Main.debugRequested()) {
-            // Ctrl-\ ends the copy (a cluster node's work too) as it ends GNU cp, where the JVM would
-            // print its threads and go on.
-            registry.extras().ifPresent(PosixExtras::quitByDefault);
-        }
-        // Names in messages with the characters the C library prints, as GNU cp's (no method references:
-        // each links a lambda at every start).
+        // The native support's two settings for the whole process (no method references: each links a
+        // lambda at every start).
         PosixExtras extras = registry.extras().orElse(null);
-        Optional<IntPredicate> printable = extras == null ? Optional.empty() : extras.printable();
-        if (printable.isPresent()) {
-            ShellQuote.printableBy(printable.get());
+        if (extras != null) {
+            if (!Main.debugRequested()) {
+                // Ctrl-\ ends the copy (a cluster node's work too) as it ends GNU cp, where the JVM would
+                // print its threads and go on.
+                extras.quitByDefault();
+            }
+            // Names in messages with the characters the C library prints, as GNU cp's.
+            Optional<IntPredicate> printable = extras.printable();
+            if (printable.isPresent()) {
+                ShellQuote.printableBy(printable.get());
+            }
         }
         if (cluster.requested() && cluster.plan == null) {
             return new ClusterSession(this, cluster, output).run(Cpx.create(registry), null, List.of(), null);
