@@ -47,7 +47,7 @@ public record Diagnostic(String template, List<Path> paths, String reason) {
 
     /**
      * The message with each path quoted by {@code quote}, then {@code ": reason"} if there is one.
-     * A placeholder written {@code {r0}} takes the path quoted only where it needs it
+     * A placeholder written {@code {f0}} takes the path quoted only where it needs it
      * ({@link ShellQuote#quoteIfNeeded}: GNU's {@code quotef}, in the few messages that put a name
      * before a colon).
      */
@@ -55,7 +55,7 @@ public record Diagnostic(String template, List<Path> paths, String reason) {
         String text = template;
         for (int i = 0; i < paths.size(); i++) {
             text = text.replace("{" + i + "}", quote.apply(paths.get(i)));
-            text = text.replace("{r" + i + "}", ShellQuote.quoteIfNeeded(paths.get(i)));
+            text = text.replace("{f" + i + "}", ShellQuote.quoteIfNeeded(paths.get(i)));
         }
         return reason.isEmpty() ? text : text + ": " + reason;
     }

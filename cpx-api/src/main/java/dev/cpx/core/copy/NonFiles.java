@@ -152,7 +152,7 @@ public final class NonFiles {
         Effects effects = context.effects();
         // GNU checks where a relative link may go only once the destination is decided.
         Check relative = () -> e.source().isAbsolute() || inWorkingDirectory(e.target()) ? null
-                : Diagnostic.of("{r0}: can make relative symbolic links only in current directory", e.target());
+                : Diagnostic.of("{f0}: can make relative symbolic links only in current directory", e.target());
         return make(e, context.options().force(), Attributes.NONE,
                 Diagnostic.of("cannot create symbolic link {0} to {1}", e.target(), e.source()),
                 at -> effects.createSymbolicLink(at, e.source()), relative);
