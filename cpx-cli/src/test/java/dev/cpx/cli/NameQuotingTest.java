@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
@@ -148,11 +147,8 @@ class NameQuotingTest {
     private byte[] copyAll(String locale, List<String> command) throws IOException, InterruptedException {
         Path to = dir.resolve("to");
         if (Files.exists(to)) {
-            try (Stream<Path> s = Files.walk(to)) {
-                for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
-                }
-            }
+            // The earlier run's copy moved aside, so that each copies into an empty directory.
+            Files.move(to, Files.createTempDirectory(dir, "done").resolve("to"));
         }
         Files.createDirectory(to);
         List<String> cmd = new ArrayList<>(List.of("/bin/sh", "-c", "cd only && exec \"$@\" -v -- * ../to/", "sh"));
