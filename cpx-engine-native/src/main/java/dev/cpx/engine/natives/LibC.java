@@ -13,7 +13,8 @@ import com.sun.jna.Platform;
  * <p>Types assume 64-bit Linux ({@code long} is {@code size_t}, {@code ssize_t}, {@code off_t} and
  * {@code dev_t}; {@code long[]} is a pointer to {@code loff_t} or to {@code struct timespec[2]}).
  * Paths and names are NUL-terminated byte arrays. Needs glibc 2.28 or later ({@code statx});
- * {@code mknod} lives in {@link LibCNodes} because it needs 2.33. Loading this class throws a
+ * {@code mknod} lives in {@link LibCNodes} because it needs 2.33; what a plain copy never calls is
+ * bound on first use ({@link LibCMetadata}, {@link LibCText}). Loading this class throws a
  * {@link LinkageError} where JNA or the C library cannot load: {@link NativeSupport} catches it.
  */
 final class LibC {
@@ -51,9 +52,6 @@ final class LibC {
     /** {@code signal(2)}: {@code handler} a {@code sighandler_t} ({@code SIG_DFL} is 0); the previous one, or -1 ({@code SIG_ERR}). */
     static native long signal(int signum, long handler);
 
-    /** {@code iswprint(3)}: non-zero where the locale prints the wide character {@code wc}. */
-    static native int iswprint(int wc);
-
     static native int ftruncate(int fd, long length);
 
     /** {@code ioctl} with one integer argument, as {@code FICLONE} takes. */
@@ -75,18 +73,6 @@ final class LibC {
     /** {@code statfs(2)}: {@code buf} holds {@code struct statfs} (120 bytes on 64-bit Linux), {@code f_type} first. */
     static native int statfs(byte[] path, long[] buf);
 
-    // Metadata
-
-    static native int utimensat(int dirFd, byte[] path, long[] times, int flags);
-
-    static native int futimens(int fd, long[] times);
-
-    static native int fchown(int fd, int uid, int gid);
-
-    static native int fchmod(int fd, int mode);
-
-    static native int fchownat(int dirFd, byte[] path, int uid, int gid, int flags);
-
     /**
      * {@code syscall(2)} with four arguments, for the calls glibc 2.36 has no wrapper for
      * ({@code fchmodat2}); variadic in C, every argument in a register on 64-bit Linux.
@@ -99,16 +85,7 @@ final class LibC {
     /** {@code syscall(2)}: {@code close_range(first, last, flags)}'s shape. */
     static native long syscall(long number, int first, int last, int flags);
 
-    static native long listxattr(byte[] path, byte[] list, long size);
-
-    static native long llistxattr(byte[] path, byte[] list, long size);
-
-    static native long flistxattr(int fd, byte[] list, long size);
-
-    static native long getxattr(byte[] path, byte[] name, byte[] value, long size);
-
-    static native long lgetxattr(byte[] path, byte[] name, byte[] value, long size);
-
+    /** Extended attributes set and removed: the resume marker of every staged copy (the rest: {@link LibCMetadata}). */
     static native int setxattr(byte[] path, byte[] name, byte[] value, long size, int flags);
 
     static native int lsetxattr(byte[] path, byte[] name, byte[] value, long size, int flags);
@@ -123,7 +100,4 @@ final class LibC {
     static int errno() {
         return Native.getLastError();
     }
-
-    /** The C library's own words for {@code errno}, to check {@link dev.cpx.spi.support.Errno}'s table against. */
-    static native String strerror(int errno);
 }

@@ -293,18 +293,18 @@ final class NativeDescriptors implements Descriptors {
 
     @Override
     public boolean changeOwner(int fd, int uid, int gid) throws IOException {
-        if (LibC.fchown(fd, uid, gid) == 0) {
+        if (LibCMetadata.fchown(fd, uid, gid) == 0) {
             return true;
         }
         int errno = LibC.errno();
         return errno == Errno.EBADF
-                ? LibC.fchownat(fd, LibC.EMPTY_PATH, uid, gid, Fcntl.AT_EMPTY_PATH) == 0
+                ? LibCMetadata.fchownat(fd, LibC.EMPTY_PATH, uid, gid, Fcntl.AT_EMPTY_PATH) == 0
                 : Errno.notThroughDescriptor(errno, fd);
     }
 
     @Override
     public boolean changeMode(int fd, int mode) throws IOException {
-        if (LibC.fchmod(fd, mode & 07777) == 0) {
+        if (LibCMetadata.fchmod(fd, mode & 07777) == 0) {
             return true;
         }
         int errno = LibC.errno();
@@ -325,18 +325,18 @@ final class NativeDescriptors implements Descriptors {
     public boolean changeTimes(int fd, java.nio.file.attribute.FileTime lastAccess, java.nio.file.attribute.FileTime lastModified)
             throws IOException {
         long[] times = Timespecs.of(lastAccess, lastModified);
-        if (LibC.futimens(fd, times) == 0) {
+        if (LibCMetadata.futimens(fd, times) == 0) {
             return true;
         }
         int errno = LibC.errno();
         return errno == Errno.EBADF
-                ? LibC.utimensat(fd, LibC.EMPTY_PATH, times, Fcntl.AT_EMPTY_PATH) == 0
+                ? LibCMetadata.utimensat(fd, LibC.EMPTY_PATH, times, Fcntl.AT_EMPTY_PATH) == 0
                 : Errno.notThroughDescriptor(errno, fd);
     }
 
     @Override
     public java.util.List<String> listXattrs(int fd) throws IOException {
-        return Xattrs.names(Xattrs.readSized(fd, buffer -> LibC.flistxattr(fd, buffer, buffer == null ? 0 : buffer.length), LibC::errno));
+        return Xattrs.names(Xattrs.readSized(fd, buffer -> LibCMetadata.flistxattr(fd, buffer, buffer == null ? 0 : buffer.length), LibC::errno));
     }
 
     @Override

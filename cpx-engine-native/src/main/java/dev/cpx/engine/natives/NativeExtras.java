@@ -124,7 +124,7 @@ public final class NativeExtras implements PosixExtras {
 
         @Override
         public boolean test(int codePoint) {
-            return LibC.iswprint(codePoint) != 0;
+            return LibCText.iswprint(codePoint) != 0;
         }
     }
 
@@ -137,7 +137,7 @@ public final class NativeExtras implements PosixExtras {
     @Override
     public void setTimes(Path path, FileTime lastAccess, FileTime lastModified, boolean followLinks) throws IOException {
         long[] times = Timespecs.of(lastAccess, lastModified);
-        if (LibC.utimensat(Fcntl.AT_FDCWD, cPath(path), times, followLinks ? 0 : Fcntl.AT_SYMLINK_NOFOLLOW) != 0) {
+        if (LibCMetadata.utimensat(Fcntl.AT_FDCWD, cPath(path), times, followLinks ? 0 : Fcntl.AT_SYMLINK_NOFOLLOW) != 0) {
             throw Errno.forPath(LibC.errno(), path);
         }
     }
@@ -146,8 +146,8 @@ public final class NativeExtras implements PosixExtras {
     public List<String> listXattrs(Path path, boolean followLinks) throws IOException {
         byte[] file = cPath(path);
         byte[] list = Xattrs.readSized(path, buffer -> followLinks
-                ? LibC.listxattr(file, buffer, buffer == null ? 0 : buffer.length)
-                : LibC.llistxattr(file, buffer, buffer == null ? 0 : buffer.length), LibC::errno);
+                ? LibCMetadata.listxattr(file, buffer, buffer == null ? 0 : buffer.length)
+                : LibCMetadata.llistxattr(file, buffer, buffer == null ? 0 : buffer.length), LibC::errno);
         return Xattrs.names(list);
     }
 
@@ -156,8 +156,8 @@ public final class NativeExtras implements PosixExtras {
         byte[] file = cPath(path);
         byte[] attribute = Xattrs.cName(path, name);
         return Xattrs.readSized(path, buffer -> followLinks
-                ? LibC.getxattr(file, attribute, buffer, buffer == null ? 0 : buffer.length)
-                : LibC.lgetxattr(file, attribute, buffer, buffer == null ? 0 : buffer.length), LibC::errno);
+                ? LibCMetadata.getxattr(file, attribute, buffer, buffer == null ? 0 : buffer.length)
+                : LibCMetadata.lgetxattr(file, attribute, buffer, buffer == null ? 0 : buffer.length), LibC::errno);
     }
 
     @Override

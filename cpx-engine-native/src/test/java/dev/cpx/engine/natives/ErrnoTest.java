@@ -11,9 +11,9 @@ class ErrnoTest {
 
     @Test
     void theTableSaysWhatGlibcSays() {
-        Assumptions.assumeTrue("Operation not permitted".equals(LibC.strerror(Errno.EPERM)), "C library messages are English here");
+        Assumptions.assumeTrue("Operation not permitted".equals(LibCText.strerror(Errno.EPERM)), "C library messages are English here");
         for (int errno = 0; errno < 200; errno++) {
-            assertEquals(LibC.strerror(errno), Errno.message(errno), "errno " + errno);
+            assertEquals(LibCText.strerror(errno), Errno.message(errno), "errno " + errno);
         }
     }
 }

@@ -157,7 +157,7 @@ class NativeExtrasTest {
         assertArrayEquals(new byte[0], extras.getXattr(file, "user.empty", true));
         // The kernel saw exactly the bytes: getfattr-style hex of the name through the raw list call.
         byte[] raw = new byte[4096];
-        long n = LibC.listxattr(cPath(file), raw, raw.length);
+        long n = LibCMetadata.listxattr(cPath(file), raw, raw.length);
         assertTrue(new String(raw, 0, (int) n, StandardCharsets.ISO_8859_1).contains("user.cpx.caf\u00e9\u00ff\0"));
     }
 
