@@ -7,9 +7,10 @@ import com.sun.jna.NativeLibrary;
  * The calls that read and set a mode, owners, times and extended attributes after an entry is made
  * ({@code -a}, {@code -p}, {@code --preserve}, a directory's special bits), bound apart from
  * {@link LibC} on their first use: a plain copy never makes them (it sets and removes one extended
- * attribute, the resume marker, through {@link LibC}), and each function bound costs the start
- * (registered on the thread the copy waits for). Direct mapping and errors as {@link LibC}; every function here is in glibc long before the 2.28
- * {@link LibC} needs, so binding them cannot fail where {@link LibC} was bound.
+ * attribute, the resume marker, through {@link LibC}), and every function {@link LibC} binds is
+ * bound at every start, on the thread the copy waits for. Direct mapping and errors as
+ * {@link LibC}; every function here is in glibc long before the 2.28 {@link LibC} needs, so binding
+ * them cannot fail where {@link LibC} was bound.
  */
 final class LibCMetadata {
 
